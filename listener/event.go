@@ -1,0 +1,120 @@
+package listener
+
+import "time"
+
+// Origin says who emitted an event and in which turn.
+type Origin struct {
+	Agent string
+	Turn  uint64
+}
+
+// Event is one of the types below.
+type Event interface {
+	Source() Origin
+	// Kind is the event's stable name, as used by the JSONL listener.
+	Kind() string
+}
+
+// Source implements Event for every type that embeds Origin.
+func (o Origin) Source() Origin { return o }
+
+// ToolCallInfo is a tool call as the listeners see it.
+type ToolCallInfo struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type (
+	// UserTurn is a user message entering history; MidLoop marks text that
+	// the person sent while the turn was running.
+	UserTurn struct {
+		Origin
+		Content string
+		MidLoop bool
+	}
+	// ThinkingDelta is a piece of streamed reasoning.
+	ThinkingDelta struct {
+		Origin
+		Text string
+	}
+	// AssistantDelta is a piece of streamed answer text.
+	AssistantDelta struct {
+		Origin
+		Text string
+	}
+	// Thinking is the whole reasoning of one completion.
+	Thinking struct {
+		Origin
+		Text string
+	}
+	// Assistant is one complete assistant message.
+	Assistant struct {
+		Origin
+		Text        string
+		ToolCalls   []ToolCallInfo
+		Synthesized bool
+	}
+	// ToolCall is emitted just before a tool runs (or is refused).
+	ToolCall struct {
+		Origin
+		ID, Name, Arguments string
+	}
+	// ToolResult is a tool's answer; Err is set when the tool failed.
+	ToolResult struct {
+		Origin
+		ID, Name, Content string
+		Err               error
+	}
+	// Usage is the token count of one completion as the server reported it.
+	Usage struct {
+		Origin
+		Prompt, Completion, Total int
+	}
+	// ContextCap is the model's context window, once known.
+	ContextCap struct {
+		Origin
+		Tokens int
+	}
+	// FallbackNotice says the step budget ran out and a synthesized answer follows.
+	FallbackNotice struct {
+		Origin
+		Reason string
+	}
+	// Cancelled ends a turn the person stopped.
+	Cancelled struct {
+		Origin
+		Reason string
+	}
+	// Retry announces a wait before trying a request again.
+	Retry struct {
+		Origin
+		Attempt int
+		Wait    time.Duration
+		Err     error
+	}
+	// Error ends a turn that failed.
+	Error struct {
+		Origin
+		Err error
+	}
+	// TurnDone is always the last event of a turn, whatever its outcome.
+	TurnDone struct {
+		Origin
+	}
+)
+
+func (UserTurn) Kind() string       { return "user_turn" }
+func (ThinkingDelta) Kind() string  { return "thinking_delta" }
+func (AssistantDelta) Kind() string { return "assistant_delta" }
+func (Thinking) Kind() string       { return "thinking" }
+func (Assistant) Kind() string      { return "assistant" }
+func (ToolCall) Kind() string       { return "tool_call" }
+func (ToolResult) Kind() string     { return "tool_result" }
+func (Usage) Kind() string          { return "usage" }
+func (ContextCap) Kind() string     { return "context_cap" }
+func (FallbackNotice) Kind() string { return "fallback_notice" }
+func (Cancelled) Kind() string      { return "cancelled" }
+func (Retry) Kind() string          { return "retry" }
+func (Error) Kind() string          { return "error" }
+func (TurnDone) Kind() string       { return "turn_done" }

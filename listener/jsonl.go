@@ -1,0 +1,88 @@
+package listener
+
+import (
+	"encoding/json"
+	"io"
+	"sync"
+)
+
+// JSONL writes one JSON object per event and line (`chat -p --json`). It is
+// shared by reference with sub-agents: the "agent" field tells them apart.
+type JSONL struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+// NewJSONL writes to w.
+func NewJSONL(w io.Writer) *JSONL {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &JSONL{enc: enc}
+}
+
+type jsonEvent struct {
+	Type        string         `json:"type"`
+	Agent       string         `json:"agent,omitempty"`
+	Turn        uint64         `json:"turn"`
+	Text        string         `json:"text,omitempty"`
+	MidLoop     bool           `json:"mid_loop,omitempty"`
+	ID          string         `json:"id,omitempty"`
+	Name        string         `json:"name,omitempty"`
+	Arguments   string         `json:"arguments,omitempty"`
+	Content     *string        `json:"content,omitempty"`
+	Error       string         `json:"error,omitempty"`
+	ToolCalls   []ToolCallInfo `json:"tool_calls,omitempty"`
+	Synthesized bool           `json:"synthesized,omitempty"`
+	Prompt      *int           `json:"prompt_tokens,omitempty"`
+	Completion  *int           `json:"completion_tokens,omitempty"`
+	Total       *int           `json:"total_tokens,omitempty"`
+	Tokens      int            `json:"tokens,omitempty"`
+	Reason      string         `json:"reason,omitempty"`
+	Attempt     int            `json:"attempt,omitempty"`
+	WaitMS      int64          `json:"wait_ms,omitempty"`
+}
+
+// OnEvent implements Listener.
+func (j *JSONL) OnEvent(e Event) {
+	o := e.Source()
+	v := jsonEvent{Type: e.Kind(), Agent: o.Agent, Turn: o.Turn}
+	switch e := e.(type) {
+	case UserTurn:
+		v.Content, v.MidLoop = &e.Content, e.MidLoop
+	case ThinkingDelta:
+		v.Text = e.Text
+	case AssistantDelta:
+		v.Text = e.Text
+	case Thinking:
+		v.Text = e.Text
+	case Assistant:
+		v.Text, v.ToolCalls, v.Synthesized = e.Text, e.ToolCalls, e.Synthesized
+	case ToolCall:
+		v.ID, v.Name, v.Arguments = e.ID, e.Name, e.Arguments
+	case ToolResult:
+		v.ID, v.Name, v.Content = e.ID, e.Name, &e.Content
+		if e.Err != nil {
+			v.Error = e.Err.Error()
+		}
+	case Usage:
+		v.Prompt, v.Completion, v.Total = &e.Prompt, &e.Completion, &e.Total
+	case ContextCap:
+		v.Tokens = e.Tokens
+	case FallbackNotice:
+		v.Reason = e.Reason
+	case Cancelled:
+		v.Reason = e.Reason
+	case Retry:
+		v.Attempt, v.WaitMS = e.Attempt, e.Wait.Milliseconds()
+		if e.Err != nil {
+			v.Error = e.Err.Error()
+		}
+	case Error:
+		if e.Err != nil {
+			v.Error = e.Err.Error()
+		}
+	}
+	j.mu.Lock()
+	_ = j.enc.Encode(v) // a closed stdout is not the agent's problem
+	j.mu.Unlock()
+}

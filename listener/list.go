@@ -1,0 +1,72 @@
+package listener
+
+import "sync"
+
+// Listener consumes events. OnEvent is called from the agent's goroutine, in
+// emission order; it must return quickly (hand slow work to a goroutine of
+// its own, as RateLimited and the TUI bridge do).
+type Listener interface {
+	OnEvent(Event)
+}
+
+// Forker is implemented by listeners that behave differently for a child
+// agent: Terminal indents one more level, TokenLog counts from zero.
+// Listeners without it are shared by reference (Recorder, JSONL).
+type Forker interface {
+	ForSubAgent(id string) Listener
+}
+
+// Func adapts a function to Listener.
+type Func func(Event)
+
+// OnEvent calls f.
+func (f Func) OnEvent(e Event) { f(e) }
+
+// List fans an event out to its listeners in the order they were added.
+type List struct {
+	mu        sync.RWMutex
+	id        string
+	listeners []Listener
+}
+
+// NewList returns a list for the main agent (id "").
+func NewList(ls ...Listener) *List { return &List{listeners: ls} }
+
+// ID is the agent id this list speaks for.
+func (l *List) ID() string { return l.id }
+
+// Add appends a listener; safe while events flow.
+func (l *List) Add(x Listener) {
+	l.mu.Lock()
+	l.listeners = append(l.listeners, x)
+	l.mu.Unlock()
+}
+
+// Emit hands e to every listener.
+func (l *List) Emit(e Event) {
+	if l == nil {
+		return
+	}
+	l.mu.RLock()
+	ls := l.listeners
+	l.mu.RUnlock()
+	for _, x := range ls {
+		x.OnEvent(e)
+	}
+}
+
+// ForSubAgent returns the list a child agent (a synthesizer, a sub-agent)
+// emits to: each Forker listener is forked, the rest are shared.
+func (l *List) ForSubAgent(id string) *List {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	child := &List{id: id, listeners: make([]Listener, len(l.listeners))}
+	for i, x := range l.listeners {
+		if f, ok := x.(Forker); ok {
+			child.listeners[i] = f.ForSubAgent(id)
+		} else {
+			child.listeners[i] = x
+		}
+	}
+	return child
+}

@@ -1,0 +1,119 @@
+package listener
+
+import (
+	"sync"
+	"time"
+)
+
+// RateLimited wraps a listener that is slow to redraw (a screen) and hands
+// it streamed deltas at most PerSecond times a second. Adjacent deltas of
+// the same kind from the same agent are joined; nothing is dropped and
+// nothing is reordered: any other event first flushes what waits, then is
+// delivered at once. Forks share one queue, so order holds across a tree.
+type RateLimited struct {
+	core  *rateCore
+	inner Listener
+	// key identifies this view in the queue; listeners need not be comparable.
+	key *byte
+}
+
+type rateCore struct {
+	interval time.Duration
+
+	flushMu sync.Mutex // held while delivering, so flushes never interleave
+
+	mu        sync.Mutex
+	queue     []queued
+	lastFlush time.Time
+	timer     *time.Timer
+}
+
+type queued struct {
+	key *byte
+	to  Listener
+	ev  Event
+}
+
+// NewRateLimited delivers to inner at most perSecond flushes a second.
+func NewRateLimited(inner Listener, perSecond int) *RateLimited {
+	if perSecond <= 0 {
+		perSecond = 60
+	}
+	return &RateLimited{core: &rateCore{interval: time.Second / time.Duration(perSecond)}, inner: inner, key: new(byte)}
+}
+
+// ForSubAgent implements Forker.
+func (r *RateLimited) ForSubAgent(id string) Listener {
+	inner := r.inner
+	if f, ok := inner.(Forker); ok {
+		inner = f.ForSubAgent(id)
+	}
+	return &RateLimited{core: r.core, inner: inner, key: new(byte)}
+}
+
+// OnEvent implements Listener.
+func (r *RateLimited) OnEvent(e Event) {
+	c := r.core
+	c.mu.Lock()
+	if !c.coalesce(r.key, e) {
+		c.queue = append(c.queue, queued{r.key, r.inner, e})
+	}
+	switch e.(type) {
+	case AssistantDelta, ThinkingDelta:
+		if wait := c.interval - time.Since(c.lastFlush); wait > 0 {
+			if c.timer == nil {
+				c.timer = time.AfterFunc(wait, c.flush)
+			}
+			c.mu.Unlock()
+			return
+		}
+	}
+	c.mu.Unlock()
+	c.flush()
+}
+
+// Flush delivers whatever waits, now.
+func (r *RateLimited) Flush() { r.core.flush() }
+
+// coalesce joins e onto the last queued delta when they are of a kind; mu held.
+func (c *rateCore) coalesce(key *byte, e Event) bool {
+	if len(c.queue) == 0 {
+		return false
+	}
+	last := &c.queue[len(c.queue)-1]
+	if last.key != key || last.ev.Source() != e.Source() {
+		return false
+	}
+	switch d := e.(type) {
+	case AssistantDelta:
+		if p, ok := last.ev.(AssistantDelta); ok {
+			p.Text += d.Text
+			last.ev = p
+			return true
+		}
+	case ThinkingDelta:
+		if p, ok := last.ev.(ThinkingDelta); ok {
+			p.Text += d.Text
+			last.ev = p
+			return true
+		}
+	}
+	return false
+}
+
+func (c *rateCore) flush() {
+	c.flushMu.Lock()
+	defer c.flushMu.Unlock()
+	c.mu.Lock()
+	q := c.queue
+	c.queue = nil
+	c.lastFlush = time.Now()
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	c.mu.Unlock()
+	for _, x := range q {
+		x.to.OnEvent(x.ev)
+	}
+}

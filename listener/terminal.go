@@ -1,0 +1,136 @@
+package listener
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+)
+
+// Terminal writes a turn as plain text: the answer streams to Out, and
+// everything about the answer (tool calls, retries, notices, errors, and the
+// reasoning when ShowThinking is set) goes to Diag, so `chat -p … > file`
+// captures only the answer. Text is sanitized: a model cannot send escape
+// sequences through it. Sub-agents are indented one level more.
+type Terminal struct {
+	shared *terminalShared
+	indent string
+	// The synthesizer speaks for its parent: its answer is the turn's answer
+	// and is not indented, its notices are.
+	answerIndent string
+
+	answer, thinking Sanitizer
+	atLineStart      bool
+	streamed         bool
+}
+
+type terminalShared struct {
+	mu           sync.Mutex
+	out, diag    io.Writer
+	showThinking bool
+	lastOut      byte
+}
+
+// NewTerminal writes answers to out and diagnostics to diag.
+func NewTerminal(out, diag io.Writer, showThinking bool) *Terminal {
+	return &Terminal{
+		shared:      &terminalShared{out: out, diag: diag, showThinking: showThinking, lastOut: '\n'},
+		atLineStart: true,
+	}
+}
+
+// ForSubAgent implements Forker.
+func (t *Terminal) ForSubAgent(id string) Listener {
+	child := &Terminal{shared: t.shared, indent: t.indent + "  ", answerIndent: t.answerIndent + "  ", atLineStart: true}
+	if id == "synthesizer" || strings.HasSuffix(id, "_synthesizer") {
+		child.answerIndent = t.answerIndent
+	}
+	return child
+}
+
+// OnEvent implements Listener.
+func (t *Terminal) OnEvent(e Event) {
+	s := t.shared
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e := e.(type) {
+	case AssistantDelta:
+		t.streamed = true
+		t.writeAnswer(t.answer.Clean(e.Text))
+	case Assistant:
+		if !t.streamed && e.Text != "" {
+			t.writeAnswer(String(e.Text))
+		}
+		t.streamed = false
+	case ThinkingDelta:
+		if s.showThinking {
+			fmt.Fprint(s.diag, t.thinking.Clean(e.Text))
+		}
+	case Thinking:
+		if s.showThinking && e.Text != "" {
+			fmt.Fprintln(s.diag)
+		}
+	case ToolCall:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s→ %s %s\n", t.indent, e.Name, oneLine(String(e.Arguments), 200))
+	case ToolResult:
+		if e.Err != nil {
+			fmt.Fprintf(s.diag, "%s  ✗ %s\n", t.indent, oneLine(String(e.Err.Error()), 200))
+		} else {
+			fmt.Fprintf(s.diag, "%s  ✓ %d bytes\n", t.indent, len(e.Content))
+		}
+	case Retry:
+		fmt.Fprintf(s.diag, "%s… retrying in %s (attempt %d): %s\n", t.indent, e.Wait.Round(100e6), e.Attempt, oneLine(e.Err.Error(), 300))
+	case FallbackNotice:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s! %s\n", t.indent, e.Reason)
+	case Cancelled:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s^C cancelled\n", t.indent)
+	case Error:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%serror: %s\n", t.indent, String(e.Err.Error()))
+	case TurnDone:
+		t.endAnswerLine()
+	}
+}
+
+func (t *Terminal) writeAnswer(text string) {
+	if text == "" {
+		return
+	}
+	s := t.shared
+	if t.answerIndent != "" {
+		var b strings.Builder
+		for _, line := range strings.SplitAfter(text, "\n") {
+			if line == "" {
+				continue
+			}
+			if t.atLineStart {
+				b.WriteString(t.answerIndent)
+			}
+			b.WriteString(line)
+			t.atLineStart = strings.HasSuffix(line, "\n")
+		}
+		text = b.String()
+	}
+	io.WriteString(s.out, text)
+	s.lastOut = text[len(text)-1]
+}
+
+// endAnswerLine keeps a notice from starting in the middle of answer text.
+func (t *Terminal) endAnswerLine() {
+	if t.shared.lastOut != '\n' {
+		io.WriteString(t.shared.out, "\n")
+		t.shared.lastOut = '\n'
+		t.atLineStart = true
+	}
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}
