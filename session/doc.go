@@ -1,0 +1,14 @@
+// Package session owns conversation history: the message types, the Session
+// that holds them (with its OnMessage hooks and mutators), repair of broken
+// tool exchanges (FillOrphans, PruneOrphans), and merging of consecutive
+// same-role messages at send time.
+//
+// The invariant every function here keeps: each tool call of an assistant
+// message is answered by exactly one Tool message before the next non-tool
+// message, and no Tool message exists without its call. Validate checks it.
+//
+// OnMessage hooks fire only for Assistant and Tool messages produced by the
+// agent (the persistence seam); inputs, healing placeholders and mutators
+// never fire them. The package imports nothing from the project and does no
+// network IO.
+package session

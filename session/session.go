@@ -1,0 +1,174 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ErrNotFound is returned by mutators for an unknown id.
+var ErrNotFound = errors.New("message not found")
+
+// Session holds one conversation. It is safe for concurrent use, but history
+// is meant to change from one goroutine at a time (the agent during a turn,
+// the host between turns).
+type Session struct {
+	mu    sync.Mutex
+	msgs  []Message
+	hooks []func(Message)
+}
+
+// New returns a session seeded with msgs (copied as is; see PruneOrphans
+// for a history loaded from elsewhere).
+func New(msgs ...Message) *Session {
+	return &Session{msgs: append([]Message(nil), msgs...)}
+}
+
+// OnMessage registers f to see every Assistant and Tool message the agent
+// produces, as it is produced.
+func (s *Session) OnMessage(f func(Message)) *Session {
+	s.mu.Lock()
+	s.hooks = append(s.hooks, f)
+	s.mu.Unlock()
+	return s
+}
+
+// Messages returns a copy of the history.
+func (s *Session) Messages() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.msgs...)
+}
+
+// Len is the number of messages.
+func (s *Session) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.msgs)
+}
+
+// Append adds messages; hooks fire for Assistant and Tool messages.
+func (s *Session) Append(msgs ...Message) {
+	s.mu.Lock()
+	s.msgs = append(s.msgs, msgs...)
+	hooks := s.hooks
+	s.mu.Unlock()
+	for _, m := range msgs {
+		if m.Role == RoleAssistant || m.Role == RoleTool {
+			for _, h := range hooks {
+				h(m)
+			}
+		}
+	}
+}
+
+// AppendInput adds a user or system message; no hook fires.
+func (s *Session) AppendInput(m Message) {
+	s.mu.Lock()
+	s.msgs = append(s.msgs, m)
+	s.mu.Unlock()
+}
+
+// Heal fills orphan tool calls with placeholders (no hook fires) and
+// returns the ids it filled.
+func (s *Session) Heal() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var filled []string
+	s.msgs, filled = FillOrphans(s.msgs)
+	return filled
+}
+
+// Prune drops broken exchanges but the pending calls of the resume boundary.
+func (s *Session) Prune() {
+	s.mu.Lock()
+	s.msgs = PruneOrphans(s.msgs)
+	s.mu.Unlock()
+}
+
+// Update replaces the message with the given id by edit(copy). When an
+// assistant loses tool calls, their results go with them. No hook fires.
+func (s *Session) Update(id string, edit func(*Message)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.msgs {
+		if s.msgs[i].ID != id {
+			continue
+		}
+		m := s.msgs[i]
+		edit(&m)
+		m.ID, m.Role = s.msgs[i].ID, s.msgs[i].Role
+		kept := map[string]bool{}
+		for _, c := range m.ToolCalls {
+			kept[c.ID] = true
+		}
+		var gone []string
+		for _, c := range s.msgs[i].ToolCalls {
+			if !kept[c.ID] {
+				gone = append(gone, c.ID)
+			}
+		}
+		s.msgs[i] = m
+		s.msgs = dropResults(s.msgs, gone)
+		return nil
+	}
+	return fmt.Errorf("update %s: %w", id, ErrNotFound)
+}
+
+// UpdateToolResult rewrites the result of one call (say, to replace a
+// placeholder with the real answer). No hook fires.
+func (s *Session) UpdateToolResult(callID string, edit func(*Message)) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.msgs) - 1; i >= 0; i-- {
+		if s.msgs[i].Role == RoleTool && s.msgs[i].ToolCallID == callID {
+			m := s.msgs[i]
+			edit(&m)
+			m.ID, m.Role, m.ToolCallID, m.Name = s.msgs[i].ID, RoleTool, callID, s.msgs[i].Name
+			s.msgs[i] = m
+			return nil
+		}
+	}
+	return fmt.Errorf("update result of %s: %w", callID, ErrNotFound)
+}
+
+// Remove deletes a message and, for an assistant, the results of its calls.
+// A Tool message cannot be removed alone (that would orphan its call).
+func (s *Session) Remove(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, m := range s.msgs {
+		if m.ID != id {
+			continue
+		}
+		if m.Role == RoleTool {
+			return fmt.Errorf("remove %s: a tool result cannot be removed alone; update it or remove its assistant message", id)
+		}
+		s.msgs = append(s.msgs[:i:i], s.msgs[i+1:]...)
+		var ids []string
+		for _, c := range m.ToolCalls {
+			ids = append(ids, c.ID)
+		}
+		s.msgs = dropResults(s.msgs, ids)
+		return nil
+	}
+	return fmt.Errorf("remove %s: %w", id, ErrNotFound)
+}
+
+func dropResults(msgs []Message, callIDs []string) []Message {
+	if len(callIDs) == 0 {
+		return msgs
+	}
+	gone := map[string]bool{}
+	for _, id := range callIDs {
+		gone[id] = true
+	}
+	out := msgs[:0:0]
+	for _, m := range msgs {
+		if m.Role == RoleTool && gone[m.ToolCallID] {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}

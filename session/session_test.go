@@ -1,0 +1,229 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func call(id string) ToolCall { return ToolCall{ID: id, Name: "t", Arguments: "{}"} }
+
+// shape renders a history compactly: u, a(c1 c2), t:c1.
+func shape(msgs []Message) string {
+	var parts []string
+	for _, m := range msgs {
+		switch m.Role {
+		case RoleUser:
+			parts = append(parts, "u")
+		case RoleSystem:
+			parts = append(parts, "s")
+		case RoleAssistant:
+			var ids []string
+			for _, c := range m.ToolCalls {
+				ids = append(ids, c.ID)
+			}
+			parts = append(parts, "a("+strings.Join(ids, " ")+")")
+		case RoleTool:
+			p := "t:" + m.ToolCallID
+			if m.ErrorType == ErrorTypeInterrupted {
+				p += "!"
+			}
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestFillOrphans(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		in     []Message
+		want   string
+		filled []string
+	}{
+		{"nothing to fill", []Message{User("q"), Assistant("a")}, "u a()", nil},
+		{"one orphan after a result",
+			[]Message{User("q"), Assistant("", call("1"), call("2")), ToolResult(call("1"), "ok")},
+			"u a(1 2) t:1 t:2!", []string{"2"}},
+		{"orphans in the middle stay next to their parent",
+			[]Message{User("q"), Assistant("", call("1")), User("more"), Assistant("", call("2")), ToolResult(call("2"), "ok")},
+			"u a(1) t:1! u a(2) t:2", []string{"1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, filled := FillOrphans(tt.in)
+			if shape(got) != tt.want || fmt.Sprint(filled) != fmt.Sprint(tt.filled) {
+				t.Fatalf("got %s %v, want %s %v", shape(got), filled, tt.want, tt.filled)
+			}
+			if err := Validate(got, false); err != nil {
+				t.Fatal(err)
+			}
+			if got[len(got)-1].Role == RoleTool && got[len(got)-1].Content != InterruptedPlaceholder && len(filled) > 0 && tt.name == "one orphan after a result" {
+				t.Fatal("placeholder content")
+			}
+		})
+	}
+}
+
+func TestPruneOrphans(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		in   []Message
+		want string
+	}{
+		{"valid stays", []Message{User("q"), Assistant("", call("1")), ToolResult(call("1"), "x"), Assistant("done")}, "u a(1) t:1 a()"},
+		{"pending on the boundary kept", []Message{User("q"), Assistant("", call("1"), call("2")), ToolResult(call("1"), "x")}, "u a(1 2) t:1"},
+		{"broken exchange dropped", []Message{User("q"), Assistant("", call("1"), call("2")), ToolResult(call("1"), "x"), User("again"), Assistant("fine")}, "u u a()"},
+		{"parentless result dropped", []Message{User("q"), ToolResult(call("9"), "x"), Assistant("a")}, "u a()"},
+		{"result after a user message does not count", []Message{User("q"), Assistant("", call("1")), User("x"), ToolResult(call("1"), "late"), Assistant("a")}, "u u a()"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := PruneOrphans(tt.in)
+			if shape(got) != tt.want {
+				t.Fatalf("got %s, want %s", shape(got), tt.want)
+			}
+			if err := Validate(got, true); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	pending := PendingCalls([]Message{User("q"), Assistant("", call("1"), call("2")), ToolResult(call("1"), "x")})
+	if len(pending) != 1 || pending[0].ID != "2" {
+		t.Fatalf("PendingCalls = %v", pending)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	t.Parallel()
+	in := []Message{System("s"), User("a"), User("b", FilePart{MediaType: "text/plain"}), Assistant("x", call("1")),
+		ToolResult(call("1"), "r1"), ToolResult(call("1"), "r1b"), Assistant("y"), Assistant("z")}
+	got := Merge(in)
+	if shape(got) != "s u a(1) t:1 t:1 a()" {
+		t.Fatalf("shape %s", shape(got))
+	}
+	if got[1].Content != "a\n\nb" || len(got[1].Files) != 1 || got[5].Content != "y\n\nz" {
+		t.Fatalf("merged contents %q %q", got[1].Content, got[5].Content)
+	}
+	if in[1].Content != "a" {
+		t.Fatal("Merge changed its input")
+	}
+}
+
+func TestHooksAndMutators(t *testing.T) {
+	t.Parallel()
+	var seen []Role
+	s := New(System("sys")).OnMessage(func(m Message) { seen = append(seen, m.Role) })
+	s.AppendInput(User("q"))
+	a := Assistant("", call("1"), call("2"))
+	s.Append(a, ToolResult(call("1"), "x"))
+	if filled := s.Heal(); len(filled) != 1 || filled[0] != "2" {
+		t.Fatalf("Heal filled %v", filled)
+	}
+	if fmt.Sprint(seen) != "[assistant tool]" {
+		t.Fatalf("hooks saw %v: inputs and placeholders must not fire them", seen)
+	}
+	if err := s.UpdateToolResult("2", func(m *Message) { m.Content, m.Error, m.ErrorType = "real", "", "" }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(a.ID, func(m *Message) { m.ToolCalls = m.ToolCalls[:1] }); err != nil {
+		t.Fatal(err)
+	}
+	if shape(s.Messages()) != "s u a(1) t:1" {
+		t.Fatalf("after update: %s", shape(s.Messages()))
+	}
+	if err := s.Remove(s.Messages()[3].ID); err == nil {
+		t.Fatal("removing a lone tool result must fail")
+	}
+	if err := s.Remove(a.ID); err != nil || shape(s.Messages()) != "s u" {
+		t.Fatalf("remove: %v %s", err, shape(s.Messages()))
+	}
+	if err := s.Remove("nope"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("remove unknown: %v", err)
+	}
+	if len(seen) != 2 {
+		t.Fatal("mutators fired hooks")
+	}
+}
+
+func TestIDsAreUUIDv7(t *testing.T) {
+	t.Parallel()
+	a, b := NewID(), NewID()
+	if a == b || len(a) != 36 || a[14] != '7' || b < a {
+		t.Fatalf("ids %s %s", a, b)
+	}
+}
+
+// historyFrom builds an arbitrary, often broken, history from fuzz bytes.
+func historyFrom(data []byte) []Message {
+	var msgs []Message
+	for i, b := range data {
+		id := fmt.Sprint(b % 7)
+		switch b % 5 {
+		case 0:
+			msgs = append(msgs, User("u"))
+		case 1:
+			msgs = append(msgs, Assistant("a"))
+		case 2:
+			msgs = append(msgs, Assistant("", call(id), call(fmt.Sprint(i, "x"))))
+		case 3, 4:
+			msgs = append(msgs, ToolResult(call(id), "r"))
+		}
+	}
+	return msgs
+}
+
+func FuzzRepair(f *testing.F) {
+	f.Add([]byte{0, 2, 3, 0})
+	f.Add([]byte{2, 2, 3, 4, 1})
+	f.Add([]byte{3, 0, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		msgs := historyFrom(data)
+		filled, _ := FillOrphans(PruneOrphans(msgs))
+		if err := Validate(filled, false); err != nil {
+			t.Fatalf("Fill(Prune(%s)): %v", shape(msgs), err)
+		}
+		pruned := PruneOrphans(msgs)
+		if err := Validate(pruned, true); err != nil {
+			t.Fatalf("Prune(%s) = %s: %v", shape(msgs), shape(pruned), err)
+		}
+		if err := Validate(Merge(filled), false); err != nil {
+			t.Fatalf("Merge broke %s: %v", shape(filled), err)
+		}
+	})
+}
+
+// FuzzFillOrphans drops arbitrary tool results from an agent-shaped history
+// (what a cancel leaves behind) and checks FillOrphans alone restores the
+// invariant.
+func FuzzFillOrphans(f *testing.F) {
+	f.Add([]byte{3, 1, 0, 2}, uint64(5))
+	f.Fuzz(func(t *testing.T, data []byte, keep uint64) {
+		var msgs []Message
+		n := 0
+		for i, b := range data {
+			msgs = append(msgs, User("u"))
+			calls := make([]ToolCall, b%4)
+			for j := range calls {
+				calls[j] = call(fmt.Sprint(i, "-", j))
+			}
+			msgs = append(msgs, Assistant("", calls...))
+			for _, c := range calls {
+				if keep>>(n%64)&1 == 1 {
+					msgs = append(msgs, ToolResult(c, "r"))
+				}
+				n++
+			}
+		}
+		filled, ids := FillOrphans(msgs)
+		if err := Validate(filled, false); err != nil {
+			t.Fatalf("%s -> %s: %v", shape(msgs), shape(filled), err)
+		}
+		if len(filled) != len(msgs)+len(ids) {
+			t.Fatal("FillOrphans lost or invented messages")
+		}
+	})
+}
