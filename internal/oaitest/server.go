@@ -1,0 +1,315 @@
+package oaitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Message is a request message as the server received it.
+type Message struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content,omitempty"`
+	Name       string          `json:"name,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	ToolCalls  []struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls,omitempty"`
+}
+
+// Text is the message content as plain text (parts joined).
+func (m Message) Text() string {
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(m.Content, &parts)
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// Request is one chat completions request as received.
+type Request struct {
+	Model    string    `json:"model"`
+	Messages []Message `json:"messages"`
+	Tools    []struct {
+		Type     string `json:"type"`
+		Function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	} `json:"tools,omitempty"`
+	Stream        bool `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options,omitempty"`
+	Index int `json:"-"` // position among the requests this server received
+}
+
+// ToolNames lists the names of the offered tools.
+func (r Request) ToolNames() []string {
+	var out []string
+	for _, t := range r.Tools {
+		out = append(out, t.Function.Name)
+	}
+	return out
+}
+
+// Shape renders the messages compactly (system user assistant(tool_calls)
+// tool), for asserting the exact history a request carried.
+func (r Request) Shape() string {
+	var parts []string
+	for _, m := range r.Messages {
+		switch {
+		case m.Role == "tool":
+			parts = append(parts, "tool:"+m.ToolCallID)
+		case len(m.ToolCalls) > 0:
+			var ids []string
+			for _, c := range m.ToolCalls {
+				ids = append(ids, c.ID)
+			}
+			parts = append(parts, "assistant("+strings.Join(ids, ",")+")")
+		default:
+			parts = append(parts, m.Role)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Server is the fake endpoint. The zero value is not usable; call New.
+type Server struct {
+	*httptest.Server
+	// APIKey, when set, is required as a Bearer token.
+	APIKey string
+	// Fallback answers when the script is empty; nil answers with 500.
+	Fallback func(Request) Reply
+	// Models is what GET /v1/models lists.
+	Models []string
+
+	mu       sync.Mutex
+	script   []Reply
+	requests []Request
+	rejected []string
+	hangups  chan int
+}
+
+// New starts a server on 127.0.0.1 with the given script; it is closed
+// when the test ends.
+func New(t interface{ Cleanup(func()) }, script ...Reply) *Server {
+	s := NewServer(script...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewServer starts a server the caller closes (for the demo program).
+func NewServer(script ...Reply) *Server {
+	s := &Server{script: script, hangups: make(chan int, 64), Models: []string{"scripted-model"}}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	return s
+}
+
+// URL of the API root, to use as base URL (ends in /v1).
+func (s *Server) BaseURL() string { return s.Server.URL + "/v1" }
+
+// Push appends replies to the script.
+func (s *Server) Push(r ...Reply) {
+	s.mu.Lock()
+	s.script = append(s.script, r...)
+	s.mu.Unlock()
+}
+
+// Requests returns the accepted chat requests so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Rejected returns the 400 messages the server sent for invalid histories.
+func (s *Server) Rejected() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.rejected...)
+}
+
+// Hangups delivers the index of each request whose client closed the
+// connection before the answer was complete.
+func (s *Server) Hangups() <-chan int { return s.hangups }
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.APIKey {
+		writeError(w, 401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided.")
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
+		s.serveModels(w)
+		return
+	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	default:
+		writeError(w, 404, "invalid_request_error", "unknown_url", "Unknown request URL: "+r.Method+" "+r.URL.Path)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	var req Request
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeError(w, 400, "invalid_request_error", "", "We could not parse the JSON body of your request.")
+		return
+	}
+	if msg := validate(req); msg != "" {
+		s.mu.Lock()
+		s.rejected = append(s.rejected, msg)
+		s.mu.Unlock()
+		writeError(w, 400, "invalid_request_error", "", msg)
+		return
+	}
+	s.mu.Lock()
+	req.Index = len(s.requests)
+	s.requests = append(s.requests, req)
+	var reply Reply
+	if len(s.script) > 0 {
+		reply, s.script = s.script[0], s.script[1:]
+	}
+	fallback := s.Fallback
+	s.mu.Unlock()
+	if reply == nil && fallback != nil {
+		reply = fallback(req)
+	}
+	if reply == nil {
+		writeError(w, 500, "server_error", "", "oaitest: the script is empty")
+		return
+	}
+	if complete := reply.serve(w, r, req); !complete {
+		select {
+		case s.hangups <- req.Index:
+		default:
+		}
+	}
+}
+
+func (s *Server) serveModels(w http.ResponseWriter) {
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		OwnedBy string `json:"owned_by"`
+	}
+	out := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list"}
+	for _, m := range s.Models {
+		out.Data = append(out.Data, model{m, "model", "oaitest"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// validate returns the real API's 400 message for what it would refuse.
+func validate(req Request) string {
+	if req.Model == "" {
+		return "you must provide a model parameter"
+	}
+	if len(req.Messages) == 0 {
+		return "[] is too short - 'messages'"
+	}
+	if req.StreamOptions != nil && !req.Stream {
+		return "The 'stream_options' parameter is only allowed when 'stream' is enabled."
+	}
+	for i, t := range req.Tools {
+		if t.Type != "function" || !toolName.MatchString(t.Function.Name) {
+			return fmt.Sprintf("Invalid 'tools[%d].function.name': string does not match pattern.", i)
+		}
+		var schema map[string]any
+		if len(t.Function.Parameters) > 0 && (json.Unmarshal(t.Function.Parameters, &schema) != nil || schema["type"] != "object") {
+			return fmt.Sprintf("Invalid schema for function '%s': schema must be a JSON Schema of 'type: \"object\"'.", t.Function.Name)
+		}
+	}
+	pending := map[string]bool{}
+	var pendingOrder []string
+	prev := ""
+	for i, m := range req.Messages {
+		if m.Role == "tool" {
+			if !pending[m.ToolCallID] {
+				return fmt.Sprintf("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'. (messages[%d], tool_call_id %q)", i, m.ToolCallID)
+			}
+			if len(m.Content) == 0 || string(m.Content) == "null" {
+				return fmt.Sprintf("Invalid value for 'messages[%d].content': expected a string, got null.", i)
+			}
+			delete(pending, m.ToolCallID)
+			prev = "tool"
+			continue
+		}
+		if len(pending) > 0 {
+			var missing []string
+			for _, id := range pendingOrder {
+				if pending[id] {
+					missing = append(missing, id)
+				}
+			}
+			return "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: " + strings.Join(missing, ", ")
+		}
+		switch m.Role {
+		case "system", "developer", "user", "assistant":
+		default:
+			return fmt.Sprintf("Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'. (messages[%d].role)", m.Role, i)
+		}
+		if m.Role == prev && m.Role != "system" {
+			return fmt.Sprintf("messages[%d]: two consecutive messages with role '%s'; roles must alternate", i, m.Role)
+		}
+		if m.Role != "assistant" && (len(m.Content) == 0 || string(m.Content) == "null" || string(m.Content) == `""`) {
+			return fmt.Sprintf("Invalid value for 'messages[%d].content': expected a non-empty string.", i)
+		}
+		if m.Role == "assistant" && len(m.ToolCalls) == 0 && (len(m.Content) == 0 || string(m.Content) == "null") {
+			return fmt.Sprintf("Invalid value for 'messages[%d].content': an assistant message needs content or tool_calls.", i)
+		}
+		pendingOrder = pendingOrder[:0]
+		for _, c := range m.ToolCalls {
+			if c.ID == "" || c.Type != "function" || c.Function.Name == "" {
+				return fmt.Sprintf("Invalid 'messages[%d].tool_calls': each call needs an id, type 'function' and a name.", i)
+			}
+			pending[c.ID] = true
+			pendingOrder = append(pendingOrder, c.ID)
+		}
+		prev = m.Role
+	}
+	if len(pending) > 0 {
+		return "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: " + strings.Join(pendingOrder, ", ")
+	}
+	return ""
+}
+
+func writeError(w http.ResponseWriter, status int, typ, code, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	body := map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nilIfEmpty(code)}}
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

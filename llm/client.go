@@ -1,0 +1,214 @@
+package llm
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/chatrepl/chat/session"
+)
+
+// Config says where the model is and how hard to try.
+type Config struct {
+	BaseURL string // e.g. https://api.openai.com/v1
+	APIKey  string // may be empty for local servers
+	Model   string
+
+	HTTPClient *http.Client // nil: a client without a global timeout (streams are long)
+	// MaxRetries is how many times a failed request is tried again; 0 means
+	// the default of 3, a negative value none.
+	MaxRetries int
+	// BaseBackoff is the first wait of the exponential back-off (default 500ms).
+	BaseBackoff time.Duration
+	// MaxRetryAfter caps how long a server may ask us to wait (default 60s);
+	// a longer Retry-After ends the turn with the wait in the message.
+	MaxRetryAfter time.Duration
+}
+
+// Client sends requests to one OpenAI-compatible endpoint.
+type Client struct {
+	oa  *openai.Client
+	cfg Config
+	url string // chat completions URL, for messages
+}
+
+// New returns a client for cfg.
+func New(cfg Config) *Client {
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 3
+	}
+	if cfg.BaseBackoff == 0 {
+		cfg.BaseBackoff = 500 * time.Millisecond
+	}
+	if cfg.MaxRetryAfter == 0 {
+		cfg.MaxRetryAfter = time.Minute
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = cfg.BaseURL
+	oc.HTTPClient = &headerDoer{hc}
+	// Keep-alive comments (": PROCESSING") count as empty messages in
+	// go-openai; some servers send hundreds before the first token.
+	oc.EmptyMessagesLimit = 100000
+	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: cfg.BaseURL + "/chat/completions"}
+}
+
+// Model is the default model of this client.
+func (c *Client) Model() string { return c.cfg.Model }
+
+// BaseURL is the endpoint this client talks to.
+func (c *Client) BaseURL() string { return c.cfg.BaseURL }
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // a JSON Schema object
+}
+
+// Request is one completion to ask for.
+type Request struct {
+	Messages    []session.Message // the history; merged before sending
+	Tools       []ToolSpec
+	Model       string // empty: the client's model
+	Temperature *float32
+	MaxTokens   int
+	NoStream    bool
+}
+
+// ChunkKind says what a Chunk carries.
+type ChunkKind uint8
+
+const (
+	ChunkText ChunkKind = iota
+	ChunkReasoning
+	ChunkToolCall
+)
+
+// Chunk is one normalized piece of a streamed answer.
+type Chunk struct {
+	Kind     ChunkKind
+	Text     string
+	ToolCall ToolCallDelta
+}
+
+// Handler receives a completion as it happens. Chunk may return an error
+// to abort the stream (the agent does so when the turn is cancelled).
+type Handler struct {
+	Chunk func(Chunk) error
+	Retry func(attempt int, wait time.Duration, err error)
+}
+
+// Response is a finished completion.
+type Response struct {
+	Content      string
+	Reasoning    string
+	ToolCalls    []session.ToolCall
+	Usage        *session.Usage
+	FinishReason string
+}
+
+func (c *Client) wireRequest(r Request) openai.ChatCompletionRequest {
+	model := r.Model
+	if model == "" {
+		model = c.cfg.Model
+	}
+	out := openai.ChatCompletionRequest{Model: model, MaxTokens: r.MaxTokens}
+	if r.Temperature != nil {
+		out.Temperature = *r.Temperature
+	}
+	for _, m := range session.Merge(r.Messages) {
+		out.Messages = append(out.Messages, wireMessage(m))
+	}
+	for _, t := range r.Tools {
+		params := t.Parameters
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		out.Tools = append(out.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: t.Name, Description: t.Description, Parameters: params,
+		}})
+	}
+	if !r.NoStream {
+		out.StreamOptions = &openai.StreamOptions{IncludeUsage: true}
+	}
+	return out
+}
+
+func wireMessage(m session.Message) openai.ChatCompletionMessage {
+	w := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content}
+	switch m.Role {
+	case session.RoleUser:
+		if len(m.Files) > 0 {
+			w.Content = ""
+			w.MultiContent = fileParts(m)
+		} else if w.Content == "" {
+			w.Content = " " // servers refuse an empty user message
+		}
+	case session.RoleAssistant:
+		for _, tc := range m.ToolCalls {
+			w.ToolCalls = append(w.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+		}
+	case session.RoleTool:
+		w.ToolCallID = m.ToolCallID
+		w.Name = m.Name
+		if w.Content == "" {
+			w.Content = "(no output)" // a tool message must have content
+		}
+	}
+	return w
+}
+
+func fileParts(m session.Message) []openai.ChatMessagePart {
+	var parts []openai.ChatMessagePart
+	if m.Content != "" {
+		parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: m.Content})
+	}
+	for _, f := range m.Files {
+		switch {
+		case strings.HasPrefix(f.MediaType, "image/"):
+			url := f.URL
+			if url == "" {
+				url = "data:" + f.MediaType + ";base64," + base64.StdEncoding.EncodeToString(f.Data)
+			}
+			parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{URL: url}})
+		default:
+			parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText,
+				Text: "<file name=\"" + f.Filename + "\">\n" + string(f.Data) + "\n</file>"})
+		}
+	}
+	return parts
+}
+
+// headerDoer records the Retry-After of an error answer into the slot the
+// request's context carries, because go-openai's errors do not keep headers.
+type headerDoer struct{ hc *http.Client }
+
+type retrySlotKey struct{}
+
+type retrySlot struct{ after time.Duration }
+
+func (d *headerDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.hc.Do(req)
+	if err == nil && resp.StatusCode >= 400 {
+		if slot, ok := req.Context().Value(retrySlotKey{}).(*retrySlot); ok {
+			slot.after = parseRetryAfter(resp.Header, time.Now())
+		}
+	}
+	return resp, err
+}
+
+func withRetrySlot(ctx context.Context) (context.Context, *retrySlot) {
+	slot := &retrySlot{}
+	return context.WithValue(ctx, retrySlotKey{}, slot), slot
+}

@@ -1,0 +1,13 @@
+// Package llm is the one place that talks HTTP to a model. It wraps
+// go-openai: a Request (history, tool specs, options) goes out, and a stream
+// of normalized Chunks (text, reasoning, tool-call deltas, usage, finish)
+// comes back through a callback, then the assembled Response.
+//
+// It owns retries (429 with Retry-After, 5xx and connection errors before
+// the first token, at most MaxRetries, each announced to the caller), the
+// tool-call delta assembly, and the error messages a person reads (status,
+// the server's words, and what to do).
+//
+// It must not know about agents, listeners or the UI, and it never logs or
+// returns the API key.
+package llm

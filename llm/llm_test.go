@@ -1,0 +1,266 @@
+package llm_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+)
+
+func newClient(srv *oaitest.Server) *llm.Client {
+	return llm.New(llm.Config{BaseURL: srv.BaseURL(), APIKey: "test-key", Model: "scripted-model", BaseBackoff: time.Millisecond})
+}
+
+func ask(text string) llm.Request {
+	return llm.Request{Messages: []session.Message{session.User(text)}}
+}
+
+// collect records what the handler saw.
+type collect struct {
+	text, reasoning strings.Builder
+	toolDeltas      int
+	retries         []error
+}
+
+func (c *collect) handler() llm.Handler {
+	return llm.Handler{
+		Chunk: func(ch llm.Chunk) error {
+			switch ch.Kind {
+			case llm.ChunkText:
+				c.text.WriteString(ch.Text)
+			case llm.ChunkReasoning:
+				c.reasoning.WriteString(ch.Text)
+			case llm.ChunkToolCall:
+				c.toolDeltas++
+			}
+			return nil
+		},
+		Retry: func(_ int, _ time.Duration, err error) { c.retries = append(c.retries, err) },
+	}
+}
+
+func TestStreamShapes(t *testing.T) {
+	t.Parallel()
+	calls := []oaitest.Call{
+		{ID: "call_a", Name: "read_file", Args: `{"path":"README.md"}`},
+		{ID: "call_b", Name: "list_files", Args: `{"path":"."}`},
+	}
+	tests := []struct {
+		name      string
+		reply     oaitest.Answer
+		noStream  bool
+		text      string
+		reasoning string
+		calls     int
+		finish    string
+	}{
+		{name: "plain", reply: oaitest.Answer{Text: "Hello, world!"}, text: "Hello, world!", finish: "stop"},
+		{name: "reasoning", reply: oaitest.Answer{Reasoning: "think…", Text: "ok"}, text: "ok", reasoning: "think…", finish: "stop"},
+		{name: "two calls", reply: oaitest.Answer{Calls: calls}, calls: 2, finish: "tool_calls"},
+		{name: "interleaved calls", reply: oaitest.Answer{Calls: calls, Interleave: true, Piece: 3}, calls: 2, finish: "tool_calls"},
+		{name: "no stream", reply: oaitest.Answer{Text: "whole", Reasoning: "r", Calls: calls[:1]}, noStream: true, text: "whole", reasoning: "r", calls: 1, finish: "tool_calls"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t, tt.reply)
+			var c collect
+			req := ask("hi")
+			req.NoStream = tt.noStream
+			resp, err := newClient(srv).Complete(context.Background(), req, c.handler())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Content != tt.text || c.text.String() != tt.text || resp.Reasoning != tt.reasoning || c.reasoning.String() != tt.reasoning {
+				t.Fatalf("text %q/%q reasoning %q/%q", resp.Content, c.text.String(), resp.Reasoning, c.reasoning.String())
+			}
+			if len(resp.ToolCalls) != tt.calls || resp.FinishReason != tt.finish {
+				t.Fatalf("calls %v finish %q", resp.ToolCalls, resp.FinishReason)
+			}
+			for i, call := range resp.ToolCalls {
+				if call.ID != calls[i].ID || call.Name != calls[i].Name || call.Arguments != calls[i].Args {
+					t.Fatalf("call %d = %+v", i, call)
+				}
+			}
+			if resp.Usage == nil || resp.Usage.Total != resp.Usage.Prompt+resp.Usage.Completion {
+				t.Fatalf("usage %+v", resp.Usage)
+			}
+			r := srv.Requests()[0]
+			if r.Stream == tt.noStream || (r.StreamOptions != nil) == tt.noStream {
+				t.Fatalf("stream %v options %v", r.Stream, r.StreamOptions)
+			}
+		})
+	}
+}
+
+func TestRetries(t *testing.T) {
+	t.Parallel()
+	t.Run("429 with retry-after then success", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t,
+			oaitest.Fail{Status: 429, Type: "rate_limit_error", Message: "Rate limit reached", Header: map[string]string{"Retry-After-Ms": "30"}},
+			oaitest.Answer{Text: "after the wait"})
+		var c collect
+		start := time.Now()
+		resp, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
+		if err != nil || resp.Content != "after the wait" {
+			t.Fatal(resp.Content, err)
+		}
+		if len(c.retries) != 1 || !strings.Contains(c.retries[0].Error(), "429") {
+			t.Fatalf("retries %v", c.retries)
+		}
+		if time.Since(start) < 30*time.Millisecond {
+			t.Fatal("Retry-After was not honoured")
+		}
+	})
+	t.Run("500 every time", func(t *testing.T) {
+		t.Parallel()
+		fail := oaitest.Fail{Status: 500, Message: "The server had an error while processing your request."}
+		srv := oaitest.New(t, fail, fail, fail, fail, oaitest.Answer{Text: "never"})
+		var c collect
+		_, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
+		var api *llm.APIError
+		if !errors.As(err, &api) || api.Status != 500 || len(c.retries) != 3 {
+			t.Fatalf("err %v retries %d", err, len(c.retries))
+		}
+		if !strings.Contains(err.Error(), "500 from http://127.0.0.1") || !strings.Contains(err.Error(), "try again later") {
+			t.Fatalf("message %q", err)
+		}
+	})
+	t.Run("401 is not retried", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t)
+		srv.APIKey = "the-right-key"
+		var c collect
+		_, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
+		if err == nil || !strings.Contains(err.Error(), "401 from") || !strings.Contains(err.Error(), "set OPENAI_API_KEY") || len(c.retries) != 0 {
+			t.Fatalf("err %v retries %d", err, len(c.retries))
+		}
+		if strings.Contains(err.Error(), "test-key") {
+			t.Fatal("the key leaked into the error")
+		}
+	})
+	t.Run("connection refused is retried then explained", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.NewServer()
+		url := srv.BaseURL()
+		srv.Close()
+		var c collect
+		_, err := llm.New(llm.Config{BaseURL: url, Model: "m", BaseBackoff: time.Millisecond}).Complete(context.Background(), ask("x"), c.handler())
+		var conn *llm.ConnError
+		if !errors.As(err, &conn) || len(c.retries) != 3 || !strings.Contains(err.Error(), "is the server running") {
+			t.Fatalf("err %v retries %d", err, len(c.retries))
+		}
+	})
+	t.Run("failure after the first token is not retried", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t, oaitest.Answer{Text: "partial answer here", CutAfter: 2, Abort: true}, oaitest.Answer{Text: "never"})
+		var c collect
+		resp, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
+		if !errors.Is(err, llm.ErrStreamCut) || len(c.retries) != 0 || resp.Content != "partial " {
+			t.Fatalf("err %v retries %d content %q", err, len(c.retries), resp.Content)
+		}
+	})
+}
+
+func TestBadStreams(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		reply oaitest.Reply
+		want  error
+		msg   string
+	}{
+		{"malformed frame", oaitest.Raw{Body: "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\ndata: {not json\n\n"}, llm.ErrMalformed, "malformed"},
+		{"cut before [DONE], clean close", oaitest.Answer{Text: "some text", CutAfter: 1}, llm.ErrStreamCut, "ended before"},
+		{"error chunk under 200", oaitest.Raw{Body: "data: {\"id\":\"x\",\"choices\":[],\"error\":{\"message\":\"upstream overloaded\",\"code\":502}}\n\n"}, nil, "upstream overloaded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t, tt.reply)
+			var c collect
+			_, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
+			if err == nil || (tt.want != nil && !errors.Is(err, tt.want)) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("err = %v", err)
+			}
+		})
+	}
+}
+
+// TestRecordedStreams replays real servers' bytes through the client.
+func TestRecordedStreams(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		file      string
+		text      string
+		calls     []string
+		reasoning bool
+	}{
+		{"openai-text-usage.sse", "", nil, false},
+		{"openai-tool-call-usage.sse", "", []string{"get_capital"}, false},
+		{"llamacpp-reasoning-tool-call-usage.sse", "", nil, true},
+		{"groq-parallel-tool-calls-usage.sse", "", nil, false},
+		{"ollama-tool-call-no-index.sse", "", nil, false},
+		{"cerebras-parallel-tool-calls-no-done.sse", "", nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			t.Parallel()
+			body, err := os.ReadFile(filepath.Join("..", "testdata", "real-streams", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := oaitest.New(t, oaitest.Raw{Body: string(body)})
+			var c collect
+			resp, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.Content != c.text.String() || (tt.reasoning && resp.Reasoning == "") {
+				t.Fatalf("content %q reasoning %q", resp.Content, resp.Reasoning)
+			}
+			if resp.Content == "" && len(resp.ToolCalls) == 0 {
+				t.Fatal("nothing came out")
+			}
+			for i, name := range tt.calls {
+				if resp.ToolCalls[i].Name != name {
+					t.Fatalf("calls %+v", resp.ToolCalls)
+				}
+			}
+			for _, call := range resp.ToolCalls {
+				if call.ID == "" || call.Name == "" || !strings.HasPrefix(strings.TrimSpace(call.Arguments), "{") {
+					t.Fatalf("call %+v", call)
+				}
+			}
+		})
+	}
+}
+
+func TestCancelClosesTheConnection(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "a long answer that never finishes", Gate: gate, GateAfter: 2})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-gate.Entered()
+		cancel()
+	}()
+	var c collect
+	_, err := newClient(srv).Complete(ctx, ask("x"), c.handler())
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v", err)
+	}
+	select {
+	case <-srv.Hangups():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the connection close")
+	}
+}
