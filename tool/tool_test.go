@@ -1,0 +1,109 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+type fakeTool struct {
+	run     func(ctx context.Context, args json.RawMessage) (string, error)
+	timeout time.Duration
+}
+
+func (fakeTool) Name() string        { return "fake" }
+func (fakeTool) Description() string { return "test" }
+func (fakeTool) Parameters() json.RawMessage {
+	return Object([]string{"n"}, map[string]*Schema{"n": Prop("integer", "")})
+}
+func (f fakeTool) Timeout() time.Duration { return f.timeout }
+func (f fakeTool) Run(ctx context.Context, a json.RawMessage) (string, error) {
+	return f.run(ctx, a)
+}
+
+func TestDispatch(t *testing.T) {
+	t.Parallel()
+	ok := func(context.Context, json.RawMessage) (string, error) { return "done", nil }
+	tests := []struct {
+		name    string
+		tool    fakeTool
+		call    string
+		args    string
+		errType string
+		text    string
+	}{
+		{"ok", fakeTool{run: ok}, "fake", `{"n": 1}`, "", "done"},
+		{"unknown tool", fakeTool{run: ok}, "nope", `{}`, ErrTypeUnknownTool, "available tools are: fake"},
+		{"not json", fakeTool{run: ok}, "fake", `{"n": 1`, ErrTypeInvalidArguments, "not valid JSON"},
+		{"not an object", fakeTool{run: ok}, "fake", `[1]`, ErrTypeInvalidArguments, "must be a JSON object"},
+		{"missing required", fakeTool{run: ok}, "fake", `{}`, ErrTypeInvalidArguments, `missing required parameter "n"`},
+		{"wrong type", fakeTool{run: ok}, "fake", `{"n":"x"}`, ErrTypeInvalidArguments, `"n" must be integer`},
+		{"panic", fakeTool{run: func(context.Context, json.RawMessage) (string, error) { panic("boom") }}, "fake", `{"n":1}`, ErrTypeExecution, "crashed: boom"},
+		{"error", fakeTool{run: func(context.Context, json.RawMessage) (string, error) { return "", errors.New("disk on fire") }}, "fake", `{"n":1}`, ErrTypeExecution, "disk on fire"},
+		{"timeout", fakeTool{timeout: 10 * time.Millisecond, run: func(ctx context.Context, _ json.RawMessage) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}}, "fake", `{"n":1}`, ErrTypeTimeout, "timed out"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := NewSet(tt.tool).Dispatch(context.Background(), tt.call, tt.args)
+			if r.ErrType != tt.errType || !strings.Contains(r.Content, tt.text) || (r.Err != nil) != (tt.errType != "") {
+				t.Fatalf("got %+v", r)
+			}
+		})
+	}
+}
+
+func TestFileTools(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\nthree\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "bin.dat"), []byte("x\x00y"), 0o644))
+	must(os.MkdirAll(filepath.Join(dir, "sub", ".git"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "sub", "b.go"), []byte("package b\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789\n", 1000)), 0o644))
+	outside := t.TempDir()
+	must(os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
+	must(os.Symlink(outside, filepath.Join(dir, "escape")))
+
+	set := NewSet(Builtins(Workspace{Root: dir, MaxOutput: 2000})...)
+	tests := []struct {
+		name, tool, args, want string
+		fails                  bool
+	}{
+		{"read", "read_file", `{"path":"a.txt"}`, "     1\tone\n     2\ttwo\n     3\tthree\n", false},
+		{"read slice", "read_file", `{"path":"a.txt","offset":2,"limit":1}`, "     2\ttwo\n[more lines follow; read on with offset 3]\n", false},
+		{"missing", "read_file", `{"path":"nope.txt"}`, "does not exist", true},
+		{"binary", "read_file", `{"path":"bin.dat"}`, "binary file", true},
+		{"dotdot", "read_file", `{"path":"../x"}`, "outside the working directory", true},
+		{"symlink escape", "read_file", `{"path":"escape/secret"}`, "outside the working directory", true},
+		{"truncated", "read_file", `{"path":"big.txt"}`, "[output truncated:", false},
+		{"list", "list_files", `{}`, "a.txt\nbig.txt\nbin.dat\nescape\nsub/\nsub/b.go", false},
+		{"glob", "list_files", `{"glob":"*.go"}`, "sub/b.go", false},
+		{"list a file", "list_files", `{"path":"a.txt"}`, "is a file", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := set.Dispatch(context.Background(), tt.tool, tt.args)
+			if (r.Err != nil) != tt.fails || !strings.Contains(r.Content, tt.want) {
+				t.Fatalf("got %q (err %v)", r.Content, r.Err)
+			}
+			if tt.name == "list" && r.Content != tt.want {
+				t.Fatalf("list = %q", r.Content)
+			}
+		})
+	}
+}
