@@ -1,0 +1,149 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
+)
+
+// ErrEmptyInput is a Run with nothing to say.
+var ErrEmptyInput = errors.New("empty message")
+
+// ErrNothingToResume is a Resume on a history that has no pending work.
+var ErrNothingToResume = errors.New("nothing to resume: the last message is already an answer")
+
+// Options wires an agent. Client is required; everything else has a default.
+type Options struct {
+	ID     string // "" for the main agent
+	Client *llm.Client
+	Model  string // "" uses the client's model
+	// System is the system prompt put at the head of a new, empty session.
+	System      string
+	Session     *session.Session
+	Tools       *tool.Set
+	Listeners   *listener.List
+	StepLimit   *control.StepLimit // nil: unlimited
+	Cancellable *control.Cancellable
+	Interloper  *control.Interloper // nil: no mid-turn input
+	NoStream    bool
+	Temperature *float32
+}
+
+// Result is the outcome of a turn.
+type Result struct {
+	Content           string // the final answer (the synthesizer's when it answered)
+	Interrupted       bool
+	InterruptReason   string
+	HealedToolCallIDs []string // calls filled with the interrupted placeholder
+	Synthesized       bool
+	Usage             session.Usage // all completions of the turn, synthesizer included
+}
+
+// Agent runs turns on one session. Turns do not overlap: a second Run waits
+// for the first.
+type Agent struct {
+	o     Options
+	runMu sync.Mutex
+	turns atomic.Uint64
+}
+
+// New returns an agent for o.
+func New(o Options) *Agent {
+	if o.Session == nil {
+		o.Session = session.New()
+	}
+	if o.System != "" && o.Session.Len() == 0 {
+		o.Session.AppendInput(session.System(o.System))
+	}
+	if o.Listeners == nil {
+		o.Listeners = listener.NewList()
+	}
+	if o.Cancellable == nil {
+		o.Cancellable = control.NewCancellable(nil)
+	}
+	if o.Tools == nil {
+		o.Tools = tool.NewSet()
+	}
+	if o.Model == "" && o.Client != nil {
+		o.Model = o.Client.Model()
+	}
+	return &Agent{o: o}
+}
+
+// Session is the agent's history.
+func (a *Agent) Session() *session.Session { return a.o.Session }
+
+// Listeners is the list the agent emits to.
+func (a *Agent) Listeners() *listener.List { return a.o.Listeners }
+
+// Cancel stops the running turn (from any goroutine); reason is reported in
+// the Result and the Cancelled event.
+func (a *Agent) Cancel(reason string) { a.o.Cancellable.Cancel(reason) }
+
+// Run takes one user message through the loop.
+func (a *Agent) Run(ctx context.Context, text string, files ...session.FilePart) (Result, error) {
+	if strings.TrimSpace(text) == "" && len(files) == 0 {
+		return Result{}, ErrEmptyInput
+	}
+	return a.turn(ctx, func(t *turn) error {
+		t.request = text
+		t.appendUser(session.User(text, files...), false)
+		return t.loop()
+	})
+}
+
+// Resume continues a session without a new user message: the pending tool
+// calls of the resume boundary run first, then the loop goes on. A session
+// that ends in a user message simply gets its answer.
+func (a *Agent) Resume(ctx context.Context) (Result, error) {
+	return a.turn(ctx, func(t *turn) error {
+		msgs := a.o.Session.Messages()
+		t.request = lastUserText(msgs)
+		if pending := session.PendingCalls(msgs); len(pending) > 0 {
+			if err := t.runTools(pending); err != nil {
+				return err
+			}
+			t.drainInterloper()
+			return t.loop()
+		}
+		if len(msgs) == 0 || msgs[len(msgs)-1].Role != session.RoleUser {
+			return ErrNothingToResume
+		}
+		return t.loop()
+	})
+}
+
+func (a *Agent) turn(ctx context.Context, body func(*turn) error) (Result, error) {
+	a.runMu.Lock()
+	defer a.runMu.Unlock()
+	c := a.o.Cancellable
+	a.o.StepLimit.Reset()
+	c.Reset()
+	stop := context.AfterFunc(ctx, func() { c.Cancel(context.Cause(ctx).Error()) })
+	defer stop()
+
+	t := &turn{a: a, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Add(1)}}
+	err := body(t)
+	if err != nil && !errors.Is(err, ErrNothingToResume) {
+		err = t.end(err)
+	}
+	a.o.Listeners.Emit(listener.TurnDone{Origin: t.origin})
+	return t.result, err
+}
+
+func lastUserText(msgs []session.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}

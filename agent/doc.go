@@ -1,0 +1,20 @@
+// Package agent owns the loop: one turn takes a user message in and runs
+// completions and tool calls until the model answers, the person cancels,
+// an error ends it, or the step budget runs out (then the synthesizer
+// answers). It is the only emitter of listener events; the controls are the
+// only way back in, read at fixed boundaries:
+//
+//   - Cancellable: before every streamed chunk is shown and before every
+//     tool call; its context aborts the HTTP stream and running tools.
+//   - StepLimit: ticked before every tool call, reset at turn start.
+//   - Interloper: drained once the tool results of an assistant message are
+//     all in (so history keeps its invariant), and when the model answers
+//     without tools (the input then starts another round of the same turn).
+//
+// Whatever ends a turn, history is left valid for the next request: orphan
+// tool calls get the interrupted placeholder (FillOrphans), and a partial
+// answer already shown is kept, marked interrupted.
+//
+// The package must not import the UI or the config: a front end is a
+// listener plus the controls.
+package agent

@@ -1,0 +1,179 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/emit"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/synthesizer"
+)
+
+// turn is the state of one Run or Resume.
+type turn struct {
+	a       *Agent
+	origin  listener.Origin
+	request string // what the person asked, for the synthesizer
+	result  Result
+}
+
+func (t *turn) emit(e listener.Event) { t.a.o.Listeners.Emit(e) }
+
+func (t *turn) appendUser(m session.Message, midLoop bool) {
+	t.a.o.Session.AppendInput(m)
+	t.emit(listener.UserTurn{Origin: t.origin, Content: m.Content, MidLoop: midLoop})
+}
+
+// loop runs completions until the model answers without tools and nothing
+// waits in the Interloper.
+func (t *turn) loop() error {
+	o := &t.a.o
+	for {
+		if err := o.Cancellable.Check(); err != nil {
+			return err
+		}
+		msg, err := t.complete()
+		if err != nil {
+			return err
+		}
+		if len(msg.ToolCalls) == 0 {
+			if t.drainInterloper() {
+				continue
+			}
+			t.result.Content = msg.Content
+			return nil
+		}
+		if err := t.runTools(msg.ToolCalls); err != nil {
+			return err
+		}
+		t.drainInterloper()
+	}
+}
+
+// complete streams one completion and appends the assistant message. On
+// failure a partial answer that was already shown is kept, marked
+// interrupted, so history matches what the person saw.
+func (t *turn) complete() (session.Message, error) {
+	o := &t.a.o
+	req := llm.Request{Messages: o.Session.Messages(), Model: o.Model, NoStream: o.NoStream, Temperature: o.Temperature}
+	for _, tl := range o.Tools.All() {
+		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
+	}
+	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, t.origin, o.Cancellable))
+	if resp.Usage != nil {
+		t.result.Usage = t.result.Usage.Add(*resp.Usage)
+	}
+	if err != nil {
+		if resp.Content != "" {
+			partial := session.Assistant(resp.Content)
+			partial.Interrupted = true
+			o.Session.Append(partial)
+			emit.Message(o.Listeners, t.origin, partial)
+		}
+		return session.Message{}, err
+	}
+	msg := emit.AssistantMessage(resp)
+	// An empty answer is shown as such but not kept: a strict server
+	// refuses an assistant message with neither content nor tool calls.
+	if msg.Content != "" || len(msg.ToolCalls) > 0 {
+		o.Session.Append(msg)
+	}
+	emit.Message(o.Listeners, t.origin, msg)
+	return msg, nil
+}
+
+// runTools runs calls in order. The step budget and the cancellable are
+// checked before each one; a call cut short by Cancel leaves no result
+// (the placeholder fills it).
+func (t *turn) runTools(calls []session.ToolCall) error {
+	o := &t.a.o
+	for _, c := range calls {
+		t.emit(listener.ToolCall{Origin: t.origin, ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		if err := o.StepLimit.Tick(); err != nil {
+			return err
+		}
+		if err := o.Cancellable.Check(); err != nil {
+			return err
+		}
+		res := o.Tools.Dispatch(o.Cancellable.Context(), c.Name, c.Arguments)
+		if err := o.Cancellable.Check(); err != nil {
+			return err
+		}
+		msg := session.ToolResult(c, res.Content)
+		if res.Err != nil {
+			msg = session.ToolError(c, res.Content, res.ErrType)
+		}
+		o.Session.Append(msg)
+		t.emit(listener.ToolResult{Origin: t.origin, ID: c.ID, Name: c.Name, Content: res.Content, Err: res.Err})
+	}
+	return nil
+}
+
+// drainInterloper moves what the person typed mid-turn into history.
+func (t *turn) drainInterloper() bool {
+	items := t.a.o.Interloper.Drain()
+	for _, text := range items {
+		t.appendUser(session.User(text), true)
+	}
+	return len(items) > 0
+}
+
+// end heals history and reports how the turn ended.
+func (t *turn) end(err error) error {
+	o := &t.a.o
+	t.result.HealedToolCallIDs = append(t.result.HealedToolCallIDs, o.Session.Heal()...)
+	var cancelled *control.CancelledError
+	switch {
+	case errors.As(err, &cancelled):
+		return t.cancelled(cancelled)
+	case o.Cancellable.Cancelled():
+		// The stream or a tool failed because the context was cancelled.
+		return t.cancelled(o.Cancellable.Check().(*control.CancelledError))
+	case errors.Is(err, control.ErrStepLimitExceeded):
+		return t.synthesize(err)
+	}
+	t.emit(listener.Error{Origin: t.origin, Err: err})
+	return err
+}
+
+func (t *turn) cancelled(err *control.CancelledError) error {
+	t.result.Interrupted = true
+	t.result.InterruptReason = err.Reason
+	t.emit(listener.Cancelled{Origin: t.origin, Reason: err.Reason})
+	return err
+}
+
+// synthesize hands a turn whose budget ran out to the synthesizer.
+func (t *turn) synthesize(limit error) error {
+	o := &t.a.o
+	var se *control.StepLimitError
+	errors.As(limit, &se)
+	t.emit(listener.FallbackNotice{Origin: t.origin,
+		Reason: fmt.Sprintf("the agent used its %d steps; synthesizing an answer from what it gathered", se.Max)})
+	id := "synthesizer"
+	if o.ID != "" {
+		id = o.ID + "_synthesizer"
+	}
+	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
+		Client: o.Client, Model: o.Model, Listeners: o.Listeners.ForSubAgent(id),
+		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream,
+	}, t.request, o.Session.Messages())
+	if msg.Usage != nil {
+		t.result.Usage = t.result.Usage.Add(*msg.Usage)
+	}
+	if err != nil {
+		var cancelled *control.CancelledError
+		if errors.As(err, &cancelled) {
+			return t.cancelled(cancelled)
+		}
+		err = fmt.Errorf("step budget exhausted and %w", err)
+		t.emit(listener.Error{Origin: t.origin, Err: err})
+		return err
+	}
+	o.Session.Append(msg)
+	t.result.Content, t.result.Synthesized = msg.Content, true
+	return nil
+}

@@ -1,0 +1,60 @@
+// Package emit turns what llm produces into listener events, the same way
+// for the agent loop and the synthesizer: deltas as they stream (checking
+// the cancellable before each one), then the finished message's Thinking,
+// Assistant and Usage events.
+package emit
+
+import (
+	"time"
+
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+)
+
+// Handler streams chunks to ls as delta events. A chunk that arrives after
+// Cancel is not shown: the person said stop, and the error it returns
+// aborts the HTTP stream.
+func Handler(ls *listener.List, o listener.Origin, c *control.Cancellable) llm.Handler {
+	return llm.Handler{
+		Chunk: func(ch llm.Chunk) error {
+			if err := c.Check(); err != nil {
+				return err
+			}
+			switch ch.Kind {
+			case llm.ChunkText:
+				ls.Emit(listener.AssistantDelta{Origin: o, Text: ch.Text})
+			case llm.ChunkReasoning:
+				ls.Emit(listener.ThinkingDelta{Origin: o, Text: ch.Text})
+			}
+			return nil
+		},
+		Retry: func(attempt int, wait time.Duration, err error) {
+			ls.Emit(listener.Retry{Origin: o, Attempt: attempt, Wait: wait, Err: err})
+		},
+	}
+}
+
+// Message emits the events of one finished assistant message.
+func Message(ls *listener.List, o listener.Origin, m session.Message) {
+	if m.Reasoning != "" {
+		ls.Emit(listener.Thinking{Origin: o, Text: m.Reasoning})
+	}
+	var calls []listener.ToolCallInfo
+	for _, c := range m.ToolCalls {
+		calls = append(calls, listener.ToolCallInfo{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	ls.Emit(listener.Assistant{Origin: o, Text: m.Content, ToolCalls: calls, Synthesized: m.Synthesized})
+	if m.Usage != nil {
+		ls.Emit(listener.Usage{Origin: o, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total})
+	}
+}
+
+// AssistantMessage builds the history entry for a completion.
+func AssistantMessage(r llm.Response) session.Message {
+	m := session.Assistant(r.Content, r.ToolCalls...)
+	m.Reasoning = r.Reasoning
+	m.Usage = r.Usage
+	return m
+}

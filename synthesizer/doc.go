@@ -1,0 +1,10 @@
+// Package synthesizer writes the answer of a turn whose step budget ran
+// out. It makes one fresh completion with no tools: its own system prompt,
+// the user's request, and the parent's history rendered as a plain-text
+// transcript of evidence (so no tool definitions are needed). It shares the
+// parent's Cancellable, so one Ctrl+C still stops it, and emits to the
+// listener list the parent forked for it (agent id "synthesizer").
+//
+// It must not run tools, loop, or change the parent's history: the parent
+// appends the answer it returns.
+package synthesizer

@@ -1,0 +1,129 @@
+package synthesizer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/emit"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+)
+
+// SystemPrompt tells the model what its one job is.
+const SystemPrompt = `You are finishing a task that another assistant could not complete within its step budget.
+You get the user's request and a transcript of the work done so far: messages, tool calls and their results.
+Using only that evidence, write the best and most complete answer you can to the user's request.
+Be direct. Where the evidence is incomplete, say what is known, what is missing and what to do next.
+You cannot call tools. Do not describe the transcript or your process; answer the request.`
+
+// Limits on the transcript, so it fits a modest context window.
+const (
+	maxResultChars     = 2000
+	maxTranscriptChars = 60000
+)
+
+// ErrNoAnswer is a synthesizer completion with no text in it.
+var ErrNoAnswer = errors.New("the synthesizer produced no answer")
+
+// Options wires one synthesis.
+type Options struct {
+	Client      *llm.Client
+	Model       string
+	Listeners   *listener.List // forked for the synthesizer by the parent
+	Cancellable *control.Cancellable
+	Turn        uint64
+	NoStream    bool
+}
+
+// Run returns the synthesized assistant message (marked Synthesized).
+func Run(ctx context.Context, o Options, request string, history []session.Message) (session.Message, error) {
+	origin := listener.Origin{Agent: o.Listeners.ID(), Turn: o.Turn}
+	// Defensive: one completion and no more, whatever the server sends.
+	steps := control.NewStepLimit(1)
+	if err := steps.Tick(); err != nil {
+		return session.Message{}, err
+	}
+	req := llm.Request{
+		Model:    o.Model,
+		NoStream: o.NoStream,
+		Messages: []session.Message{
+			session.System(SystemPrompt),
+			session.User(Prompt(request, history)),
+		},
+	}
+	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, origin, o.Cancellable))
+	if cerr := o.Cancellable.Check(); cerr != nil {
+		return session.Message{}, cerr
+	}
+	if err != nil {
+		return session.Message{}, fmt.Errorf("synthesizer: %w", err)
+	}
+	if strings.TrimSpace(resp.Content) == "" {
+		return session.Message{}, ErrNoAnswer
+	}
+	resp.ToolCalls = nil // none were offered; a server that sends some anyway is ignored
+	msg := emit.AssistantMessage(resp)
+	msg.Synthesized = true
+	emit.Message(o.Listeners, origin, msg)
+	return msg, nil
+}
+
+// Prompt is the user message of the synthesis: the request and the
+// transcript of evidence.
+func Prompt(request string, history []session.Message) string {
+	return "The user's request:\n<request>\n" + request + "\n</request>\n\nTranscript of the work so far:\n<transcript>\n" +
+		Transcript(history) + "</transcript>\n\nWrite the final answer to the request now."
+}
+
+// Transcript renders history as plain text. Long tool results are trimmed;
+// when the whole is too long, the oldest part is dropped.
+func Transcript(history []session.Message) string {
+	var b strings.Builder
+	for _, m := range history {
+		switch m.Role {
+		case session.RoleSystem:
+			fmt.Fprintf(&b, "[system instructions]\n%s\n\n", m.Content)
+		case session.RoleUser:
+			fmt.Fprintf(&b, "[user]\n%s\n\n", m.Content)
+		case session.RoleAssistant:
+			if m.Content != "" {
+				fmt.Fprintf(&b, "[assistant]\n%s\n\n", m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(&b, "[tool call %s] %s\n\n", c.Name, c.Arguments)
+			}
+		case session.RoleTool:
+			label := "tool result"
+			if m.IsError() {
+				label = "tool error"
+			}
+			fmt.Fprintf(&b, "[%s %s]\n%s\n\n", label, m.Name, trim(m.Content, maxResultChars))
+		}
+	}
+	s := b.String()
+	if len(s) > maxTranscriptChars {
+		cut := runeStart(s, len(s)-maxTranscriptChars)
+		s = fmt.Sprintf("[… %d earlier characters omitted]\n", cut) + s[cut:]
+	}
+	return s
+}
+
+func trim(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n = runeStart(s, n)
+	return s[:n] + fmt.Sprintf("\n[… %d more characters trimmed]", len(s)-n)
+}
+
+// runeStart moves i back to the start of the UTF-8 sequence it falls in.
+func runeStart(s string, i int) int {
+	for i > 0 && i < len(s) && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return i
+}
