@@ -409,7 +409,7 @@ func TestErrorsLeaveTheSessionUsable(t *testing.T) {
 func TestUnauthorized(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, nil)
-	r.srv.APIKey = "other"
+	r.srv.SetAPIKey("other")
 	_, err := r.agent.Run(context.Background(), "q")
 	if err == nil || !strings.Contains(err.Error(), "401 from") || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Fatal(err)

@@ -137,7 +137,7 @@ func TestRetries(t *testing.T) {
 	t.Run("401 is not retried", func(t *testing.T) {
 		t.Parallel()
 		srv := oaitest.New(t)
-		srv.APIKey = "the-right-key"
+		srv.SetAPIKey("the-right-key")
 		var c collect
 		_, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
 		if err == nil || !strings.Contains(err.Error(), "401 from") || !strings.Contains(err.Error(), "set OPENAI_API_KEY") || len(c.retries) != 0 {

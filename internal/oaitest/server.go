@@ -96,14 +96,11 @@ func (r Request) Shape() string {
 // Server is the fake endpoint. The zero value is not usable; call New.
 type Server struct {
 	*httptest.Server
-	// APIKey, when set, is required as a Bearer token.
-	APIKey string
-	// Fallback answers when the script is empty; nil answers with 500.
-	Fallback func(Request) Reply
-	// Models is what GET /v1/models lists.
-	Models []string
 
 	mu       sync.Mutex
+	apiKey   string
+	fallback func(Request) Reply
+	models   []string
 	script   []Reply
 	requests []Request
 	rejected []string
@@ -120,13 +117,34 @@ func New(t interface{ Cleanup(func()) }, script ...Reply) *Server {
 
 // NewServer starts a server the caller closes (for the demo program).
 func NewServer(script ...Reply) *Server {
-	s := &Server{script: script, hangups: make(chan int, 64), Models: []string{"scripted-model"}}
+	s := &Server{script: script, hangups: make(chan int, 64), models: []string{"scripted-model"}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	return s
 }
 
 // URL of the API root, to use as base URL (ends in /v1).
 func (s *Server) BaseURL() string { return s.Server.URL + "/v1" }
+
+// SetAPIKey makes the server require this Bearer token ("" for none).
+func (s *Server) SetAPIKey(key string) {
+	s.mu.Lock()
+	s.apiKey = key
+	s.mu.Unlock()
+}
+
+// SetFallback sets what answers when the script is empty (nil: a 500).
+func (s *Server) SetFallback(f func(Request) Reply) {
+	s.mu.Lock()
+	s.fallback = f
+	s.mu.Unlock()
+}
+
+// SetModels sets what GET /v1/models lists.
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	s.models = ids
+	s.mu.Unlock()
+}
 
 // Push appends replies to the script.
 func (s *Server) Push(r ...Reply) {
@@ -154,7 +172,10 @@ func (s *Server) Rejected() []string {
 func (s *Server) Hangups() <-chan int { return s.hangups }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.APIKey != "" && r.Header.Get("Authorization") != "Bearer "+s.APIKey {
+	s.mu.Lock()
+	key := s.apiKey
+	s.mu.Unlock()
+	if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
 		writeError(w, 401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided.")
 		return
 	}
@@ -190,7 +211,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(s.script) > 0 {
 		reply, s.script = s.script[0], s.script[1:]
 	}
-	fallback := s.Fallback
+	fallback := s.fallback
 	s.mu.Unlock()
 	if reply == nil && fallback != nil {
 		reply = fallback(req)
@@ -217,7 +238,10 @@ func (s *Server) serveModels(w http.ResponseWriter) {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
 	}{Object: "list"}
-	for _, m := range s.Models {
+	s.mu.Lock()
+	ids := s.models
+	s.mu.Unlock()
+	for _, m := range ids {
 		out.Data = append(out.Data, model{m, "model", "oaitest"})
 	}
 	w.Header().Set("Content-Type", "application/json")

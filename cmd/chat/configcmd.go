@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatrepl/chat/config"
+)
+
+func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
+	cmd := &cobra.Command{Use: "config", Short: "Show or create the configuration"}
+	cmd.AddCommand(
+		&cobra.Command{
+			Use: "path", Short: "Print the config file's path", Args: cobra.NoArgs,
+			Run: func(*cobra.Command, []string) { fmt.Fprintln(d.stdout, configPath(d, o)) },
+		},
+		&cobra.Command{
+			Use: "show", Short: "Print the effective configuration (never the API key)", Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error {
+				cfg, err := config.Load(configPath(d, o), d.getenv, config.Flags{})
+				if err != nil {
+					return &exitError{code: 1, err: err}
+				}
+				if err := cfg.Resolve(cmd.Context()); err != nil {
+					fmt.Fprintf(d.stderr, "note: %v\n\n", err)
+				}
+				cfg.Show(d.stdout)
+				return nil
+			},
+		},
+		&cobra.Command{
+			Use: "init", Short: "Write a commented config file to start from", Args: cobra.NoArgs,
+			RunE: func(*cobra.Command, []string) error {
+				path := configPath(d, o)
+				if err := config.Init(path); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+				fmt.Fprintf(d.stdout, "wrote %s\n", path)
+				return nil
+			},
+		},
+	)
+	return cmd
+}

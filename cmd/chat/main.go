@@ -1,0 +1,38 @@
+// Command chat is a terminal chat REPL and agent for any OpenAI-compatible
+// endpoint. `chat -p "prompt"` (or a piped stdin) answers once and exits.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// exitError carries a process exit code up to main.
+type exitError struct {
+	code int
+	err  error // already reported when nil
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func main() {
+	err := newRootCmd(defaultDeps()).Execute()
+	if err == nil {
+		return
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(os.Stderr, "chat:", ee.err)
+		}
+		os.Exit(ee.code)
+	}
+	fmt.Fprintln(os.Stderr, "chat:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+var chatBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "chat-bin")
+	if err != nil {
+		panic(err)
+	}
+	chatBin = filepath.Join(dir, "chat")
+	if out, err := exec.Command("go", "build", "-o", chatBin, ".").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// command runs the built binary with a clean environment pointed at srv.
+func command(t *testing.T, srv *oaitest.Server, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(chatBin, args...)
+	home := t.TempDir()
+	cmd.Dir = t.TempDir()
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}
+	if srv != nil {
+		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret")
+	}
+	return cmd
+}
+
+func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestPrintMode(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(oaitest.Scripted(0))
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		code     int
+		out, err string
+	}{
+		{"plain answer", []string{"-p", "hello"}, "", 0, "Hello! I am the **scripted demo model**", ""},
+		{"tool use", []string{"-p", "which files are here?"}, "", 0, "I listed the working directory", "→ list_files"},
+		{"step budget", []string{"--max-steps", "2", "-p", "loop please"}, "", 0, "**Synthesized answer**", "used its 2 steps"},
+		{"piped stdin", nil, "hello from a pipe\n", 0, "scripted demo model", ""},
+		{"no stream", []string{"--no-stream", "-p", "hello"}, "", 0, "scripted demo model", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cmd := command(t, srv, tt.args...)
+			cmd.Stdin = strings.NewReader(tt.stdin)
+			out, errOut, code := run(t, cmd)
+			if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			if !strings.HasSuffix(out, "\n") {
+				t.Fatalf("output does not end with a newline: %q", out)
+			}
+		})
+	}
+	if rej := srv.Rejected(); len(rej) > 0 {
+		t.Fatalf("strict server refused: %v", rej)
+	}
+}
+
+func TestPrintModeJSON(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(oaitest.Scripted(0))
+	out, _, code := run(t, command(t, srv, "--json", "-p", "what files are here?"))
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var types []string
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var ev struct{ Type string }
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("not JSON: %q", sc.Text())
+		}
+		if len(types) == 0 || types[len(types)-1] != ev.Type {
+			types = append(types, ev.Type)
+		}
+	}
+	want := "user_turn assistant_delta assistant usage tool_call tool_result assistant_delta assistant usage turn_done"
+	if strings.Join(types, " ") != want {
+		t.Fatalf("events %s", strings.Join(types, " "))
+	}
+}
+
+func TestErrorsAndExitCodes(t *testing.T) {
+	t.Parallel()
+	t.Run("nothing configured", func(t *testing.T) {
+		t.Parallel()
+		_, errOut, code := run(t, command(t, nil, "-p", "hi"))
+		if code != 1 || !strings.Contains(errOut, "no model endpoint is configured") || !strings.Contains(errOut, "OPENAI_BASE_URL=http://localhost:11434/v1") {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+	})
+	t.Run("wrong key", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t)
+		srv.SetAPIKey("the-right-one")
+		_, errOut, code := run(t, command(t, srv, "-p", "hi"))
+		if code != 1 || !strings.Contains(errOut, "401 from") || strings.Contains(errOut, "sk-test-secret") {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+	})
+	t.Run("config show hides the key", func(t *testing.T) {
+		t.Parallel()
+		out, _, code := run(t, command(t, oaitest.New(t), "config", "show"))
+		if code != 0 || strings.Contains(out, "sk-test-secret") || !strings.Contains(out, "(set, hidden)") || !strings.Contains(out, "env OPENAI_BASE_URL") {
+			t.Fatalf("exit %d: %s", code, out)
+		}
+	})
+	t.Run("empty prompt", func(t *testing.T) {
+		t.Parallel()
+		_, errOut, code := run(t, command(t, oaitest.New(t)))
+		if code != 1 || !strings.Contains(errOut, "nothing to ask") {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+	})
+}
+
+// TestSIGINTDuringStream interrupts print mode mid-answer: the process
+// exits 130, the server sees the connection closed, and what was shown
+// ends with a newline.
+func TestSIGINTDuringStream(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "first words, then a long silence", Piece: 12, Gate: gate, GateAfter: 1})
+	cmd := command(t, srv, "-p", "talk")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make([]byte, 12)
+	if _, err := io.ReadFull(stdout, first); err != nil || string(first) != "first words," {
+		t.Fatalf("first bytes %q %v", first, err)
+	}
+	<-gate.Entered()
+	start := time.Now()
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	rest, _ := io.ReadAll(stdout)
+	err = cmd.Wait()
+	exited := time.Since(start)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v", err)
+	}
+	if string(rest) != "\n" {
+		t.Fatalf("after the interrupt stdout got %q", rest)
+	}
+	select {
+	case <-srv.Hangups():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the connection close")
+	}
+	t.Logf("SIGINT → exit took %s (make bench measures this properly)", exited)
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+)
+
+// maxPipedInput bounds what print mode reads from stdin.
+const maxPipedInput = 10 << 20
+
+// runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
+// The first SIGINT cancels the turn cleanly (stream closed, output ended
+// with a newline); a second one exits at once.
+func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) error {
+	prompt, err := printPrompt(d, o)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	if err := cfg.Resolve(ctx); err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	var ls *listener.List
+	if o.jsonOut {
+		ls = listener.NewList(listener.NewJSONL(d.stdout))
+	} else {
+		ls = listener.NewList(listener.NewTerminal(d.stdout, d.stderr, o.verbose))
+		if o.verbose {
+			ls.Add(listener.NewTokenLog(d.stderr))
+		}
+	}
+	cancel := control.NewCancellable(nil)
+	sigs, stop := d.signals()
+	defer stop()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-sigs:
+			cancel.Cancel("interrupted")
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			d.exit(130)
+		case <-done:
+		}
+	}()
+	a, err := newAgent(ctx, d, cfg, ls, cancel, nil)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	_, err = a.Run(ctx, prompt)
+	switch {
+	case errors.Is(err, control.ErrCancelled):
+		return &exitError{code: 130}
+	case err != nil:
+		return &exitError{code: 1} // the listeners have shown it
+	}
+	return nil
+}
+
+// printPrompt is -p, with piped stdin appended (or alone).
+func printPrompt(d deps, o *rootOptions) (string, error) {
+	prompt := o.prompt
+	if d.stdinHasData() {
+		data, err := io.ReadAll(io.LimitReader(d.stdin, maxPipedInput+1))
+		if err != nil {
+			return "", fmt.Errorf("reading stdin: %w", err)
+		}
+		if len(data) > maxPipedInput {
+			return "", fmt.Errorf("stdin is over %d MiB; pass a smaller input", maxPipedInput>>20)
+		}
+		if piped := strings.TrimRight(string(data), "\n"); piped != "" {
+			if prompt == "" {
+				prompt = piped
+			} else {
+				prompt += "\n\n" + piped
+			}
+		}
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return "", errors.New(`nothing to ask: pass -p "…" or pipe text in`)
+	}
+	return prompt, nil
+}

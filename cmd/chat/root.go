@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/chatrepl/chat/config"
+)
+
+// deps is what commands take from the outside world, so tests can swap it.
+type deps struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	stdinIsTTY     func() bool
+	// stdinHasData is true for a pipe or a file: input to append to -p.
+	stdinHasData func() bool
+	exit         func(code int)
+	// signals delivers SIGINT/SIGTERM; stop undoes the subscription.
+	signals func() (<-chan os.Signal, func())
+	workdir func() (string, error)
+}
+
+func defaultDeps() deps {
+	return deps{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		getenv:     os.Getenv,
+		stdinIsTTY: func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
+		stdinHasData: func() bool {
+			st, err := os.Stdin.Stat()
+			return err == nil && (st.Mode()&os.ModeNamedPipe != 0 || st.Mode().IsRegular())
+		},
+		exit: os.Exit,
+		signals: func() (<-chan os.Signal, func()) {
+			ch := make(chan os.Signal, 2)
+			signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+			return ch, func() { signal.Stop(ch) }
+		},
+		workdir: os.Getwd,
+	}
+}
+
+// rootOptions are the flags of `chat`.
+type rootOptions struct {
+	prompt     string
+	jsonOut    bool
+	verbose    bool
+	configPath string
+
+	model, baseURL, system string
+	maxSteps               int
+	noStream               bool
+}
+
+func newRootCmd(d deps) *cobra.Command {
+	o := &rootOptions{}
+	cmd := &cobra.Command{
+		Use:   "chat",
+		Short: "Chat with an LLM agent over any OpenAI-compatible endpoint",
+		Long: `chat talks to any OpenAI-compatible endpoint (OpenAI, OpenRouter, Groq, DeepSeek,
+vLLM, llama.cpp, Ollama, LM Studio …). The model can read and list files in the
+working directory; a step budget bounds each turn.
+
+With -p, or when stdin is not a terminal, chat answers once and exits:
+exit status 0 on success, 1 on error, 130 when interrupted.`,
+		Example: `  chat -p "what does this repo do?"
+  git diff | chat -p "write a commit message for this"
+  OPENAI_BASE_URL=http://localhost:11434/v1 chat --model llama3.1`,
+		Args:          cobra.NoArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd, d, o)
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if o.prompt != "" || !d.stdinIsTTY() {
+				return runPrint(cmd.Context(), d, o, cfg)
+			}
+			return runREPL(cmd.Context(), d, o, cfg)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")
+	f.BoolVar(&o.jsonOut, "json", false, "print mode: write the event stream as JSON lines")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "also show the model's reasoning and token counts on stderr")
+	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
+	f.StringVar(&o.baseURL, "base-url", "", "API base URL, e.g. http://localhost:8080/v1 (env OPENAI_BASE_URL)")
+	f.StringVar(&o.system, "system", "", "system prompt")
+	f.IntVar(&o.maxSteps, "max-steps", config.DefaultMaxSteps, "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
+	f.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers instead of streams")
+	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
+	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d))
+	cmd.SetIn(d.stdin)
+	cmd.SetOut(d.stdout)
+	cmd.SetErr(d.stderr)
+	cmd.SetContext(context.Background())
+	return cmd
+}
+
+func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, error) {
+	var fl config.Flags
+	changed := cmd.Flags().Changed
+	if changed("model") {
+		fl.Model = &o.model
+	}
+	if changed("base-url") {
+		fl.BaseURL = &o.baseURL
+	}
+	if changed("system") {
+		fl.System = &o.system
+	}
+	if changed("max-steps") {
+		fl.MaxSteps = &o.maxSteps
+	}
+	if changed("no-stream") {
+		fl.NoStream = &o.noStream
+	}
+	return config.Load(configPath(d, o), d.getenv, fl)
+}
+
+func configPath(d deps, o *rootOptions) string {
+	if o.configPath != "" {
+		return o.configPath
+	}
+	return config.DefaultPath(d.getenv)
+}
+
+func newVersionCmd(d deps) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		Run: func(*cobra.Command, []string) {
+			v := "devel"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+				v = bi.Main.Version
+			}
+			io.WriteString(d.stdout, "chat "+v+"\n")
+		},
+	}
+}

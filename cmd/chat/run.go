@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/tool"
+)
+
+// defaultSystem is the system prompt when none is configured.
+const defaultSystem = `You are a helpful assistant working in a terminal, in the user's working directory.
+When a question is about files or code here, use the tools to look before answering; do not guess.
+Answer concisely, in Markdown.`
+
+// newAgent wires an agent from a resolved config.
+func newAgent(ctx context.Context, d deps, cfg config.Config, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
+	client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
+	if cfg.Model == "" {
+		models, err := client.Models(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("no model is set (--model or CHAT_MODEL), and listing the server's models failed: %w", err)
+		}
+		if len(models) == 0 {
+			return nil, fmt.Errorf("no model is set (--model or CHAT_MODEL) and %s lists none", cfg.BaseURL)
+		}
+		cfg.Model = models[0]
+		if len(models) > 1 {
+			fmt.Fprintf(d.stderr, "using model %s, the first of %d the server offers; choose with --model\n", cfg.Model, len(models))
+		}
+		client = llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
+	}
+	wd, err := d.workdir()
+	if err != nil {
+		return nil, err
+	}
+	system := cfg.System
+	if system == "" {
+		system = defaultSystem
+	}
+	return agent.New(agent.Options{
+		Client:      client,
+		System:      system,
+		Tools:       tool.NewSet(tool.Builtins(tool.Workspace{Root: wd})...),
+		Listeners:   ls,
+		StepLimit:   control.NewStepLimit(cfg.Steps()),
+		Cancellable: c,
+		Interloper:  in,
+		NoStream:    cfg.NoStream,
+		Temperature: cfg.Temperature,
+	}), nil
+}

@@ -1,0 +1,56 @@
+// Command demoserver serves the scripted demo model on loopback, so a
+// newcomer without any API key can watch `chat` run a whole loop: a
+// streamed answer, a tool call, and a step budget running out. Its answers
+// are fixed; it is not a model.
+//
+//	demoserver                 serve until interrupted, printing the base URL
+//	demoserver -demo ./chat    serve, run the three demo prompts with ./chat, exit
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+func main() {
+	demo := flag.String("demo", "", "path of the chat binary: run the demo prompts with it and exit")
+	delay := flag.Duration("delay", 12*time.Millisecond, "pause between streamed chunks, so streaming is visible")
+	flag.Parse()
+
+	srv := oaitest.NewServer()
+	srv.SetFallback(oaitest.Scripted(*delay))
+	defer srv.Close()
+
+	if *demo == "" {
+		fmt.Printf("DEMO server with scripted answers (not a real model) at %s\n", srv.BaseURL())
+		fmt.Printf("try: OPENAI_BASE_URL=%s chat -p 'what files are here?'\n", srv.BaseURL())
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		<-sig
+		return
+	}
+	steps := []struct {
+		title string
+		args  []string
+	}{
+		{"a streamed answer", []string{"-p", "hello"}},
+		{"a tool call (list_files), then an answer", []string{"-p", "what files are in this repo?"}},
+		{"a model that never stops calling tools, with --max-steps 2", []string{"--max-steps", "2", "-p", "loop over the files"}},
+	}
+	for i, s := range steps {
+		fmt.Printf("\n\033[1m── DEMO %d/%d: %s (scripted answers, not a real model) ──\033[0m\n$ chat %q\n", i+1, len(steps), s.title, s.args)
+		cmd := exec.Command(*demo, s.args...)
+		cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "demo step failed: %v\n", err)
+			os.Exit(1)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// DefaultMaxSteps is the step budget of a turn when nothing says otherwise.
+const DefaultMaxSteps = 16
+
+// OpenAIBaseURL is used when only an API key is configured.
+const OpenAIBaseURL = "https://api.openai.com/v1"
+
+// ErrNotConfigured means no endpoint is known; its message says how to set one.
+var ErrNotConfigured = errors.New(`no model endpoint is configured. Set one of:
+  OPENAI_API_KEY=sk-…                                  (OpenAI)
+  OPENAI_BASE_URL=https://openrouter.ai/api/v1 OPENAI_API_KEY=…   (OpenRouter)
+  OPENAI_BASE_URL=http://localhost:11434/v1            (Ollama)
+  OPENAI_BASE_URL=http://localhost:8080/v1             (llama.cpp llama-server)
+or put base_url (and api_key_cmd) in the config file: chat config init`)
+
+// Config is everything a run needs to know.
+type Config struct {
+	BaseURL     string   `toml:"base_url"`
+	APIKey      string   `toml:"api_key"` // better: the environment or api_key_cmd
+	APIKeyCmd   string   `toml:"api_key_cmd"`
+	Model       string   `toml:"model"`
+	MaxSteps    *int     `toml:"max_steps"` // 0 or less: unlimited
+	System      string   `toml:"system"`
+	NoStream    bool     `toml:"no_stream"`
+	Temperature *float32 `toml:"temperature"`
+
+	// Where each value came from, for `chat config show`.
+	Sources map[string]string `toml:"-"`
+	Path    string            `toml:"-"` // the file read, if any
+}
+
+// Flags are the command-line overrides; nil or "" means not given.
+type Flags struct {
+	BaseURL, Model, System *string
+	MaxSteps               *int
+	NoStream               *bool
+}
+
+// Steps is the effective step budget (0 = unlimited).
+func (c Config) Steps() int {
+	if c.MaxSteps == nil {
+		return DefaultMaxSteps
+	}
+	return max(*c.MaxSteps, 0)
+}
+
+// DefaultPath is $XDG_CONFIG_HOME/chat/config.toml (~/.config/… without it).
+func DefaultPath(getenv func(string) string) string {
+	dir := getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = "."
+		}
+		dir = filepath.Join(home, ".config")
+	}
+	return filepath.Join(dir, "chat", "config.toml")
+}
+
+// Load reads the file at path (a missing file is fine), then applies the
+// environment and the flags. It does not decide the endpoint; see Resolve.
+func Load(path string, getenv func(string) string, f Flags) (Config, error) {
+	c := Config{Sources: map[string]string{}}
+	if path != "" {
+		md, err := toml.DecodeFile(path, &c)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return c, fmt.Errorf("config file %s: %w", path, err)
+		default:
+			c.Path = path
+			for _, k := range md.Keys() {
+				c.Sources[k.String()] = "file"
+			}
+			if und := md.Undecoded(); len(und) > 0 {
+				return c, fmt.Errorf("config file %s: unknown key %q", path, und[0].String())
+			}
+		}
+	}
+	set := func(key string, dst *string, v, source string) {
+		if v != "" {
+			*dst = v
+			c.Sources[key] = source
+		}
+	}
+	set("base_url", &c.BaseURL, getenv("OPENAI_BASE_URL"), "env OPENAI_BASE_URL")
+	set("api_key", &c.APIKey, getenv("OPENAI_API_KEY"), "env OPENAI_API_KEY")
+	set("model", &c.Model, getenv("CHAT_MODEL"), "env CHAT_MODEL")
+	if f.BaseURL != nil {
+		set("base_url", &c.BaseURL, *f.BaseURL, "flag --base-url")
+	}
+	if f.Model != nil {
+		set("model", &c.Model, *f.Model, "flag --model")
+	}
+	if f.System != nil {
+		set("system", &c.System, *f.System, "flag --system")
+	}
+	if f.MaxSteps != nil {
+		c.MaxSteps = f.MaxSteps
+		c.Sources["max_steps"] = "flag --max-steps"
+	}
+	if f.NoStream != nil && *f.NoStream {
+		c.NoStream = true
+		c.Sources["no_stream"] = "flag --no-stream"
+	}
+	return c, nil
+}
+
+// Resolve fills the API key from api_key_cmd when needed and decides the
+// endpoint: the configured base URL, else OpenAI when a key is set, else
+// ErrNotConfigured.
+func (c *Config) Resolve(ctx context.Context) error {
+	if c.APIKey == "" && c.APIKeyCmd != "" {
+		key, err := runKeyCmd(ctx, c.APIKeyCmd)
+		if err != nil {
+			return err
+		}
+		c.APIKey = key
+		c.Sources["api_key"] = "api_key_cmd"
+	}
+	if c.BaseURL == "" {
+		if c.APIKey == "" {
+			return ErrNotConfigured
+		}
+		c.BaseURL = OpenAIBaseURL
+		c.Sources["base_url"] = "default (an API key is set)"
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("base URL %q is not an http(s) URL, e.g. http://localhost:8080/v1", c.BaseURL)
+	}
+	if c.Model == "" && strings.HasPrefix(c.BaseURL, OpenAIBaseURL) {
+		c.Model = "gpt-4o-mini"
+		c.Sources["model"] = "default"
+	}
+	return nil
+}
+
+func runKeyCmd(ctx context.Context, command string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "sh", "-c", command).Output()
+	if err != nil {
+		// The command's output may be the key: never quote it.
+		return "", fmt.Errorf("api_key_cmd failed: %v", err)
+	}
+	key := strings.TrimSpace(string(out))
+	if key == "" {
+		return "", errors.New("api_key_cmd printed nothing")
+	}
+	return key, nil
+}

@@ -1,0 +1,73 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// Show writes the effective configuration as TOML with where each value
+// came from. The API key is never printed, only whether it is set.
+func (c Config) Show(w io.Writer) {
+	line := func(key, value string) {
+		src := c.Sources[key]
+		if src == "" {
+			src = "default"
+		}
+		fmt.Fprintf(w, "%-12s = %-40s # %s\n", key, value, src)
+	}
+	q := strconv.Quote
+	if c.Path != "" {
+		fmt.Fprintf(w, "# file: %s\n", c.Path)
+	} else {
+		fmt.Fprintln(w, "# file: none")
+	}
+	line("base_url", q(c.BaseURL))
+	line("model", q(c.Model))
+	key := `"(not set)"`
+	if c.APIKey != "" {
+		key = `"(set, hidden)"`
+	}
+	line("api_key", key)
+	if c.APIKeyCmd != "" {
+		line("api_key_cmd", `"(set, hidden)"`)
+	}
+	steps := strconv.Itoa(c.Steps())
+	if c.Steps() == 0 {
+		steps = "0 # unlimited"
+	}
+	line("max_steps", steps)
+	line("system", q(c.System))
+	line("no_stream", strconv.FormatBool(c.NoStream))
+	if c.Temperature != nil {
+		line("temperature", strconv.FormatFloat(float64(*c.Temperature), 'g', -1, 32))
+	}
+}
+
+// Template is what `chat config init` writes.
+const Template = `# chat configuration. Precedence: flags > environment > this file > defaults.
+# Keep the API key out of this file: use OPENAI_API_KEY or api_key_cmd.
+
+# base_url = "https://api.openai.com/v1"     # OpenAI
+# base_url = "https://openrouter.ai/api/v1"  # OpenRouter
+# base_url = "http://localhost:11434/v1"     # Ollama
+# base_url = "http://localhost:8080/v1"      # llama.cpp llama-server
+# api_key_cmd = "pass show openai"          # prints the key on stdout
+# model = "gpt-4o-mini"
+# max_steps = 16                             # tool calls per turn; 0 = unlimited
+# system = "You are a concise assistant."
+# temperature = 0.2
+`
+
+// Init writes Template to path unless a file is already there.
+func Init(path string) error {
+	if _, err := os.Stat(path); err == nil {
+		return fmt.Errorf("%s already exists; edit it instead", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(Template), 0o600)
+}
