@@ -1,6 +1,7 @@
 package listener
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -32,6 +33,9 @@ type queued struct {
 	key *byte
 	to  Listener
 	ev  Event
+	// text collects the joined deltas; a builder, because joining by
+	// string concatenation would copy the frame's text once per delta.
+	text *strings.Builder
 }
 
 // NewRateLimited delivers to inner at most perSecond flushes a second.
@@ -56,7 +60,7 @@ func (r *RateLimited) OnEvent(e Event) {
 	c := r.core
 	c.mu.Lock()
 	if !c.coalesce(r.key, e) {
-		c.queue = append(c.queue, queued{r.key, r.inner, e})
+		c.queue = append(c.queue, queued{key: r.key, to: r.inner, ev: e})
 	}
 	switch e.(type) {
 	case AssistantDelta, ThinkingDelta:
@@ -81,24 +85,40 @@ func (c *rateCore) coalesce(key *byte, e Event) bool {
 		return false
 	}
 	last := &c.queue[len(c.queue)-1]
-	if last.key != key || last.ev.Source() != e.Source() {
+	if last.key != key || last.ev.Kind() != e.Kind() || last.ev.Source() != e.Source() {
 		return false
 	}
+	var text, first string
 	switch d := e.(type) {
 	case AssistantDelta:
-		if p, ok := last.ev.(AssistantDelta); ok {
-			p.Text += d.Text
-			last.ev = p
-			return true
-		}
+		text, first = d.Text, last.ev.(AssistantDelta).Text
 	case ThinkingDelta:
-		if p, ok := last.ev.(ThinkingDelta); ok {
-			p.Text += d.Text
-			last.ev = p
-			return true
-		}
+		text, first = d.Text, last.ev.(ThinkingDelta).Text
+	default:
+		return false
 	}
-	return false
+	if last.text == nil {
+		last.text = &strings.Builder{}
+		last.text.WriteString(first)
+	}
+	last.text.WriteString(text)
+	return true
+}
+
+// event is the queued event with its joined text.
+func (q queued) event() Event {
+	if q.text == nil {
+		return q.ev
+	}
+	switch d := q.ev.(type) {
+	case AssistantDelta:
+		d.Text = q.text.String()
+		return d
+	case ThinkingDelta:
+		d.Text = q.text.String()
+		return d
+	}
+	return q.ev
 }
 
 func (c *rateCore) flush() {
@@ -114,6 +134,6 @@ func (c *rateCore) flush() {
 	}
 	c.mu.Unlock()
 	for _, x := range q {
-		x.to.OnEvent(x.ev)
+		x.to.OnEvent(x.event())
 	}
 }

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 // command runs the built binary with a clean environment pointed at srv.
-func command(t *testing.T, srv *oaitest.Server, args ...string) *exec.Cmd {
+func command(t testing.TB, srv *oaitest.Server, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(chatBin, args...)
 	home := t.TempDir()

@@ -26,14 +26,18 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	if err := cfg.Resolve(ctx); err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	var ls *listener.List
+	// Deltas are coalesced to at most a frame's worth per write: the
+	// first token still goes out at once, and a fast stream costs one
+	// write per frame instead of one per token.
+	var out *listener.RateLimited
 	if o.jsonOut {
-		ls = listener.NewList(listener.NewJSONL(d.stdout))
+		out = listener.NewRateLimited(listener.NewJSONL(d.stdout), 60)
 	} else {
-		ls = listener.NewList(listener.NewTerminal(d.stdout, d.stderr, o.verbose))
-		if o.verbose {
-			ls.Add(listener.NewTokenLog(d.stderr))
-		}
+		out = listener.NewRateLimited(listener.NewTerminal(d.stdout, d.stderr, o.verbose), 60)
+	}
+	ls := listener.NewList(out)
+	if o.verbose {
+		ls.Add(listener.NewTokenLog(d.stderr))
 	}
 	cancel := control.NewCancellable(nil)
 	sigs, stop := d.signals()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
@@ -325,3 +326,21 @@ func (x Raw) serve(w http.ResponseWriter, _ *http.Request, _ Request) bool {
 type Func func(w http.ResponseWriter, r *http.Request, req Request) bool
 
 func (f Func) serve(w http.ResponseWriter, r *http.Request, req Request) bool { return f(w, r, req) }
+
+// StreamBody renders a whole streamed answer of n text chunks (with the
+// role chunk, the finish chunk, a usage chunk and [DONE]) as one body, for
+// benchmarks that want the server's cost out of the measurement.
+func StreamBody(n int, piece string) string {
+	var b strings.Builder
+	head := `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"scripted-model","choices":[{"index":0,"delta":{`
+	tail := `},"finish_reason":null}]}` + "\n\n"
+	b.WriteString(head + `"role":"assistant","content":""` + tail)
+	content, _ := json.Marshal(piece)
+	for range n {
+		b.WriteString(head + `"content":` + string(content) + tail)
+	}
+	b.WriteString(`data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"scripted-model","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n")
+	fmt.Fprintf(&b, `data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"scripted-model","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":%d,"total_tokens":%d}}`+"\n\n", n, n+10)
+	b.WriteString("data: [DONE]\n\n")
+	return b.String()
+}
