@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"time"
 
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -44,7 +45,7 @@ func main() {
 		{"a model that never stops calling tools, with --max-steps 2", []string{"--max-steps", "2", "-p", "loop over the files"}},
 	}
 	for i, s := range steps {
-		fmt.Printf("\n\033[1m── DEMO %d/%d: %s (scripted answers, not a real model) ──\033[0m\n$ chat %q\n", i+1, len(steps), s.title, s.args)
+		fmt.Printf("\n\033[1m── DEMO %d/%d: %s (scripted answers, not a real model) ──\033[0m\n$ chat %s\n", i+1, len(steps), s.title, shellQuote(s.args))
 		cmd := exec.Command(*demo, s.args...)
 		cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=")
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -53,4 +54,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
+}
+
+func shellQuote(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if strings.ContainsAny(a, " ?*'\"$") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
 }
