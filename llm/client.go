@@ -191,7 +191,8 @@ func fileParts(m session.Message) []openai.ChatMessagePart {
 }
 
 // headerDoer records the Retry-After of an error answer into the slot the
-// request's context carries, because go-openai's errors do not keep headers.
+// request's context carries, because go-openai's errors do not keep headers,
+// and normalizes event streams before go-openai reads them.
 type headerDoer struct{ hc *http.Client }
 
 type retrySlotKey struct{}
@@ -200,7 +201,11 @@ type retrySlot struct{ after time.Duration }
 
 func (d *headerDoer) Do(req *http.Request) (*http.Response, error) {
 	resp, err := d.hc.Do(req)
-	if err == nil && resp.StatusCode >= 400 {
+	if err != nil {
+		return resp, err
+	}
+	normalizeStream(resp)
+	if resp.StatusCode >= 400 {
 		if slot, ok := req.Context().Value(retrySlotKey{}).(*retrySlot); ok {
 			slot.after = parseRetryAfter(resp.Header, time.Now())
 		}

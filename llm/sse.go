@@ -1,0 +1,100 @@
+package llm
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// sseNormalizer rewrites an event stream, line by line, into the subset
+// go-openai's reader takes well: only `data:` lines and blank separators.
+//
+//   - comments (": OPENROUTER PROCESSING") and the id:, retry:, event:
+//     fields are dropped; go-openai would pile them into its error buffer
+//     and, after an `event: error`, lose the error that follows;
+//   - llama.cpp's `error: {…}` line becomes `data: {"error": {…}}`, the
+//     shape go-openai reports as an error.
+//
+// Data lines pass through untouched, so the cost is one scan per line.
+type sseNormalizer struct {
+	src     *bufio.Reader
+	body    io.Closer
+	pending []byte
+	partial bool // inside a line longer than the buffer: pass it through
+	err     error
+}
+
+func newSSENormalizer(body io.ReadCloser) *sseNormalizer {
+	return &sseNormalizer{src: bufio.NewReaderSize(body, 64<<10), body: body}
+}
+
+func (n *sseNormalizer) Read(p []byte) (int, error) {
+	for len(n.pending) == 0 {
+		if n.err != nil {
+			return 0, n.err
+		}
+		line, err := n.src.ReadSlice('\n')
+		n.err = err
+		if err == bufio.ErrBufferFull {
+			n.err = nil
+		}
+		n.pending = n.rewrite(line, err == bufio.ErrBufferFull)
+	}
+	k := copy(p, n.pending)
+	n.pending = n.pending[k:]
+	return k, nil
+}
+
+func (n *sseNormalizer) rewrite(line []byte, more bool) []byte {
+	whole := !n.partial
+	n.partial = more
+	if !whole || len(line) == 0 {
+		return line
+	}
+	switch {
+	case bytes.HasPrefix(line, []byte("data:")), line[0] == '\n', line[0] == '\r':
+		return line
+	case line[0] == ':', bytes.HasPrefix(line, []byte("event:")), bytes.HasPrefix(line, []byte("id:")), bytes.HasPrefix(line, []byte("retry:")):
+		if more { // a huge comment: drop its rest too
+			n.partial = false
+			n.skipRest()
+		}
+		return nil
+	case bytes.HasPrefix(line, []byte("error:")):
+		payload := bytes.TrimSpace(line[len("error:"):])
+		if more {
+			rest, _ := n.readRest()
+			payload = append(append([]byte(nil), payload...), bytes.TrimSpace(rest)...)
+			n.partial = false
+		}
+		out := append([]byte(`data: {"error":`), payload...)
+		return append(out, "}\n"...)
+	}
+	return line
+}
+
+func (n *sseNormalizer) skipRest() {
+	for {
+		if _, err := n.src.ReadSlice('\n'); err != bufio.ErrBufferFull {
+			n.err = err
+			return
+		}
+	}
+}
+
+func (n *sseNormalizer) readRest() ([]byte, error) {
+	rest, err := n.src.ReadBytes('\n')
+	n.err = err
+	return rest, err
+}
+
+func (n *sseNormalizer) Close() error { return n.body.Close() }
+
+// normalizeStream wraps an event-stream body; other bodies pass as they are.
+func normalizeStream(resp *http.Response) {
+	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = newSSENormalizer(resp.Body)
+	}
+}

@@ -1,0 +1,32 @@
+package llm
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestSSENormalizer(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 200<<10)
+	tests := []struct{ name, in, want string }{
+		{"data passes", "data: {\"a\":1}\n\ndata: [DONE]\n\n", "data: {\"a\":1}\n\ndata: [DONE]\n\n"},
+		{"comments and fields dropped", ": OPENROUTER PROCESSING\n\nid: 7\nevent: message\nretry: 10\ndata: {}\n\n", "\ndata: {}\n\n"},
+		{"groq event error", "event: error\ndata: {\"error\":{\"message\":\"m\"}}\n\n", "data: {\"error\":{\"message\":\"m\"}}\n\n"},
+		{"llama.cpp error line", "error: {\"code\":500,\"message\":\"boom\"}\n\n", "data: {\"error\":{\"code\":500,\"message\":\"boom\"}}\n\n"},
+		{"long data line", "data: \"" + long + "\"\n\n", "data: \"" + long + "\"\n\n"},
+		{"long comment", ": " + long + "\ndata: {}\n\n", "data: {}\n\n"},
+		{"no trailing newline", "data: {}", "data: {}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			n := newSSENormalizer(io.NopCloser(iotest.OneByteReader(strings.NewReader(tt.in))))
+			got, err := io.ReadAll(n)
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("got %q (%v), want %q", clip(got, 200), err, clip([]byte(tt.want), 200))
+			}
+		})
+	}
+}
