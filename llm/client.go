@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -59,7 +60,19 @@ func New(cfg Config) *Client {
 	// Keep-alive comments (": PROCESSING") count as empty messages in
 	// go-openai; some servers send hundreds before the first token.
 	oc.EmptyMessagesLimit = 100000
-	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: cfg.BaseURL + "/chat/completions"}
+	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: redact(cfg.BaseURL) + "/chat/completions"}
+}
+
+// redact drops user:password@ and the query from a URL shown to a person:
+// some gateways carry a key there.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the configured base URL"
+	}
+	u.User = nil
+	u.RawQuery = ""
+	return u.String()
 }
 
 // Model is the default model of this client.

@@ -299,3 +299,13 @@ func TestCancelClosesTheConnection(t *testing.T) {
 		t.Fatal("the server never saw the connection close")
 	}
 }
+
+func TestErrorsHideCredentials(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Fail{Status: 400, Message: "bad"})
+	base := strings.Replace(srv.BaseURL(), "http://", "http://user:hunter2@", 1) + "?key=sekrit"
+	_, err := llm.New(llm.Config{BaseURL: base, Model: "m"}).Complete(context.Background(), ask("x"), llm.Handler{})
+	if err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "sekrit") {
+		t.Fatalf("err %v", err)
+	}
+}
