@@ -48,12 +48,14 @@ type (
 		Origin
 		Text string
 	}
-	// Assistant is one complete assistant message.
+	// Assistant is one complete assistant message. Finish is the server's
+	// finish_reason ("stop", "length", "tool_calls" …) when it sent one.
 	Assistant struct {
 		Origin
 		Text        string
 		ToolCalls   []ToolCallInfo
 		Synthesized bool
+		Finish      string
 	}
 	// ToolCall is emitted just before a tool runs (or is refused).
 	ToolCall struct {

@@ -33,6 +33,7 @@ type jsonEvent struct {
 	Error       string         `json:"error,omitempty"`
 	ToolCalls   []ToolCallInfo `json:"tool_calls,omitempty"`
 	Synthesized bool           `json:"synthesized,omitempty"`
+	Finish      string         `json:"finish,omitempty"`
 	Prompt      *int           `json:"prompt_tokens,omitempty"`
 	Completion  *int           `json:"completion_tokens,omitempty"`
 	Total       *int           `json:"total_tokens,omitempty"`
@@ -56,7 +57,7 @@ func (j *JSONL) OnEvent(e Event) {
 	case Thinking:
 		v.Text = e.Text
 	case Assistant:
-		v.Text, v.ToolCalls, v.Synthesized = e.Text, e.ToolCalls, e.Synthesized
+		v.Text, v.ToolCalls, v.Synthesized, v.Finish = e.Text, e.ToolCalls, e.Synthesized, e.Finish
 	case ToolCall:
 		v.ID, v.Name, v.Arguments = e.ID, e.Name, e.Arguments
 	case ToolResult:

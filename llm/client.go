@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -56,7 +55,7 @@ func New(cfg Config) *Client {
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	oc.HTTPClient = &headerDoer{hc}
+	oc.HTTPClient = &doer{hc}
 	// Keep-alive comments (": PROCESSING") count as empty messages in
 	// go-openai; some servers send hundreds before the first token.
 	oc.EmptyMessagesLimit = 100000
@@ -140,7 +139,7 @@ func (c *Client) wireRequest(r Request) openai.ChatCompletionRequest {
 		out.Temperature = *r.Temperature
 	}
 	for _, m := range session.Merge(r.Messages) {
-		out.Messages = append(out.Messages, wireMessage(m))
+		out.Messages = append(out.Messages, toWire(m))
 	}
 	for _, t := range r.Tools {
 		params := t.Parameters
@@ -157,7 +156,7 @@ func (c *Client) wireRequest(r Request) openai.ChatCompletionRequest {
 	return out
 }
 
-func wireMessage(m session.Message) openai.ChatCompletionMessage {
+func toWire(m session.Message) openai.ChatCompletionMessage {
 	w := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content}
 	switch m.Role {
 	case session.RoleUser:
@@ -201,32 +200,4 @@ func fileParts(m session.Message) []openai.ChatMessagePart {
 		}
 	}
 	return parts
-}
-
-// headerDoer records the Retry-After of an error answer into the slot the
-// request's context carries, because go-openai's errors do not keep headers,
-// and normalizes event streams before go-openai reads them.
-type headerDoer struct{ hc *http.Client }
-
-type retrySlotKey struct{}
-
-type retrySlot struct{ after time.Duration }
-
-func (d *headerDoer) Do(req *http.Request) (*http.Response, error) {
-	resp, err := d.hc.Do(req)
-	if err != nil {
-		return resp, err
-	}
-	normalizeStream(resp)
-	if resp.StatusCode >= 400 {
-		if slot, ok := req.Context().Value(retrySlotKey{}).(*retrySlot); ok {
-			slot.after = parseRetryAfter(resp.Header, time.Now())
-		}
-	}
-	return resp, err
-}
-
-func withRetrySlot(ctx context.Context) (context.Context, *retrySlot) {
-	slot := &retrySlot{}
-	return context.WithValue(ctx, retrySlotKey{}, slot), slot
 }

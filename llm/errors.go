@@ -1,10 +1,12 @@
 package llm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 	"time"
 
@@ -48,6 +50,8 @@ func (e *APIError) Error() string {
 func (e *APIError) hint() string {
 	msg := strings.ToLower(e.Message + " " + e.Code + " " + e.Type)
 	switch {
+	case strings.Contains(msg, "insufficient_quota"):
+		return "the account is out of credit; check its billing"
 	case e.Status == 401:
 		return "the API key was rejected; set OPENAI_API_KEY or api_key_cmd in the config"
 	case e.Status == 403:
@@ -56,8 +60,8 @@ func (e *APIError) hint() string {
 		return "check the model name with --model or CHAT_MODEL"
 	case e.Status == 404:
 		return "check the base URL; it usually ends in /v1"
-	case strings.Contains(msg, "context") && (strings.Contains(msg, "length") || strings.Contains(msg, "exceed") || strings.Contains(msg, "too long")):
-		return "the conversation is longer than the model's context window; start a new session or use a model with a larger context"
+	case isContextOverflow(msg):
+		return "the conversation is longer than the model's context window; start a new session (/new) or use a model with a larger context"
 	case e.Status == 429 && e.RetryAfter > 0:
 		return fmt.Sprintf("rate limited; try again in %s", e.RetryAfter.Round(time.Second))
 	case e.Status == 429:
@@ -70,6 +74,9 @@ func (e *APIError) hint() string {
 
 // Retryable reports whether a fresh attempt may succeed.
 func (e *APIError) Retryable() bool {
+	if strings.Contains(e.Code+e.Type, "insufficient_quota") {
+		return false // waiting does not add credit
+	}
 	return e.Status == 429 || e.Status == 408 || e.Status >= 500
 }
 
@@ -85,22 +92,32 @@ func (e *ConnError) Error() string {
 
 func (e *ConnError) Unwrap() error { return e.Err }
 
-// classify turns what go-openai returned into our errors.
-func classify(err error, url string, retryAfter time.Duration) error {
+// classify turns what go-openai returned into our errors. For an HTTP
+// error the body the doer kept is read by bodyError, which knows more
+// shapes than go-openai (and keeps OpenRouter's upstream message).
+func classify(err error, url string, x *exchange) error {
 	var api *openai.APIError
-	if errors.As(err, &api) {
-		return &APIError{Status: api.HTTPStatusCode, URL: url, Message: api.Message, Type: api.Type, Code: fmt.Sprint(orEmpty(api.Code)), RetryAfter: retryAfter}
-	}
 	var req *openai.RequestError
-	if errors.As(err, &req) {
-		msg := strings.TrimSpace(string(req.Body))
-		if len(msg) > 500 {
-			msg = msg[:500] + "…"
+	status := 0
+	switch {
+	case errors.As(err, &api):
+		status = api.HTTPStatusCode
+	case errors.As(err, &req):
+		status = req.HTTPStatusCode
+	}
+	if status != 0 {
+		e := bodyError(x.body)
+		if e.Message == "" && api != nil {
+			e.Message, e.Type, e.Code = api.Message, api.Type, fmt.Sprint(orEmpty(api.Code))
 		}
-		if msg == "" && req.Err != nil {
-			msg = req.Err.Error()
+		if e.Message == "" && req != nil && req.Err != nil {
+			e.Message = req.Err.Error()
 		}
-		return &APIError{Status: req.HTTPStatusCode, URL: url, Message: msg, RetryAfter: retryAfter}
+		e.Status, e.URL, e.RetryAfter = status, url, x.retryAfter
+		return e.withRetryHint()
+	}
+	if api != nil { // an error frame inside a 200 stream
+		return &APIError{URL: url, Message: api.Message, Type: api.Type, Code: fmt.Sprint(orEmpty(api.Code))}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("%w (from %s: the connection closed mid-answer)", ErrStreamCut, url)
@@ -118,4 +135,72 @@ func orEmpty(v any) any {
 		return ""
 	}
 	return v
+}
+
+func isContextOverflow(msg string) bool {
+	if strings.Contains(msg, "context_length_exceeded") || strings.Contains(msg, "exceed_context_size") {
+		return true
+	}
+	if !strings.Contains(msg, "context") {
+		return false
+	}
+	for _, w := range []string{"length", "exceed", "too long", "window", "size"} {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyError reads an error body that go-openai could not: a top-level
+// error object (older vLLM), a string "error" (Ollama), or plain text.
+func bodyError(body []byte) *APIError {
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Code    any             `json:"code"`
+		Detail  any             `json:"detail"`
+	}
+	e := &APIError{}
+	if json.Unmarshal(body, &v) != nil {
+		msg := strings.TrimSpace(string(body))
+		if len(msg) > 300 {
+			msg = msg[:300] + "…"
+		}
+		e.Message = msg
+		return e
+	}
+	var s string
+	var inner wireError
+	switch {
+	case json.Unmarshal(v.Error, &s) == nil && s != "":
+		e.Message = s
+	case json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
+		e.Message, e.Type, e.Code = inner.Message, inner.Type, fmt.Sprint(orEmpty(inner.Code))
+		if raw := inner.Metadata.Raw; raw != "" && !strings.Contains(e.Message, raw) {
+			e.Message += ": " + raw // OpenRouter: what the upstream provider said
+		}
+	case v.Message != "":
+		e.Message, e.Type, e.Code = v.Message, v.Type, fmt.Sprint(orEmpty(v.Code))
+	case v.Detail != nil:
+		e.Message = fmt.Sprint(v.Detail)
+	}
+	return e
+}
+
+// tryAgainIn finds "try again in 5.289s" (Groq) or "114h18m0s" (OpenAI).
+var tryAgainIn = regexp.MustCompile(`(?i)try again in ([0-9][0-9hms.]*s)`)
+
+// withRetryHint fills RetryAfter from the message of a 429 that came
+// without a Retry-After header.
+func (e *APIError) withRetryHint() *APIError {
+	if e.Status == 429 && e.RetryAfter == 0 {
+		if m := tryAgainIn.FindStringSubmatch(e.Message); m != nil {
+			if d, err := time.ParseDuration(m[1]); err == nil {
+				e.RetryAfter = d
+			}
+		}
+	}
+	return e
 }

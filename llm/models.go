@@ -7,10 +7,10 @@ import (
 
 // Models lists the model ids the server offers, sorted.
 func (c *Client) Models(ctx context.Context) ([]string, error) {
-	ctx, slot := withRetrySlot(ctx)
+	ctx, x := withExchange(ctx)
 	list, err := c.oa.ListModels(ctx)
 	if err != nil {
-		return nil, c.wrap(ctx, err, slot)
+		return nil, c.wrap(ctx, err, x)
 	}
 	ids := make([]string, 0, len(list.Models))
 	for _, m := range list.Models {

@@ -24,10 +24,16 @@ type sseNormalizer struct {
 	pending []byte
 	partial bool // inside a line longer than the buffer: pass it through
 	err     error
+	// sawDone is set at `data: [DONE]`, which go-openai reports as a plain
+	// EOF: with it, a stream without a finish_reason still ended properly.
+	sawDone *bool
 }
 
-func newSSENormalizer(body io.ReadCloser) *sseNormalizer {
-	return &sseNormalizer{src: bufio.NewReaderSize(body, 64<<10), body: body}
+func newSSENormalizer(body io.ReadCloser, sawDone *bool) *sseNormalizer {
+	if sawDone == nil {
+		sawDone = new(bool)
+	}
+	return &sseNormalizer{src: bufio.NewReaderSize(body, 64<<10), body: body, sawDone: sawDone}
 }
 
 func (n *sseNormalizer) Read(p []byte) (int, error) {
@@ -54,7 +60,12 @@ func (n *sseNormalizer) rewrite(line []byte, more bool) []byte {
 		return line
 	}
 	switch {
-	case bytes.HasPrefix(line, []byte("data:")), line[0] == '\n', line[0] == '\r':
+	case bytes.HasPrefix(line, []byte("data:")):
+		if len(line) < 16 && string(bytes.TrimSpace(line[len("data:"):])) == "[DONE]" {
+			*n.sawDone = true
+		}
+		return line
+	case line[0] == '\n', line[0] == '\r':
 		return line
 	case line[0] == ':', bytes.HasPrefix(line, []byte("event:")), bytes.HasPrefix(line, []byte("id:")), bytes.HasPrefix(line, []byte("retry:")):
 		if more { // a huge comment: drop its rest too
@@ -93,8 +104,8 @@ func (n *sseNormalizer) readRest() ([]byte, error) {
 func (n *sseNormalizer) Close() error { return n.body.Close() }
 
 // normalizeStream wraps an event-stream body; other bodies pass as they are.
-func normalizeStream(resp *http.Response) {
+func normalizeStream(resp *http.Response, sawDone *bool) {
 	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = newSSENormalizer(resp.Body)
+		resp.Body = newSSENormalizer(resp.Body, sawDone)
 	}
 }

@@ -22,7 +22,7 @@ func TestSSENormalizer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			n := newSSENormalizer(io.NopCloser(iotest.OneByteReader(strings.NewReader(tt.in))))
+			n := newSSENormalizer(io.NopCloser(iotest.OneByteReader(strings.NewReader(tt.in))), nil)
 			got, err := io.ReadAll(n)
 			if err != nil || string(got) != tt.want {
 				t.Fatalf("got %q (%v), want %q", clip(got, 200), err, clip([]byte(tt.want), 200))

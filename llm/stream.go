@@ -20,31 +20,59 @@ import (
 // index) all arrive.
 type wireChunk struct {
 	Choices []struct {
-		Delta struct {
-			Content          flexText `json:"content"`
-			ReasoningContent flexText `json:"reasoning_content"`
-			Reasoning        flexText `json:"reasoning"`
-			ToolCalls        []struct {
-				Index    *int   `json:"index"`
-				ID       string `json:"id"`
-				Function struct {
-					Name      string   `json:"name"`
-					Arguments flexText `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason *string `json:"finish_reason"`
+		Delta        wireMessage `json:"delta"`
+		FinishReason *string     `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		Prompt     int `json:"prompt_tokens"`
-		Completion int `json:"completion_tokens"`
-		Total      int `json:"total_tokens"`
-	} `json:"usage"`
-	Error *struct {
-		Message string `json:"message"`
-		Type    string `json:"type"`
-		Code    any    `json:"code"`
-	} `json:"error"`
+	Usage *wireUsage `json:"usage"`
+	Error *wireError `json:"error"`
+}
+
+// wireMessage is a streamed delta or a whole message.
+type wireMessage struct {
+	Content          flexText       `json:"content"`
+	ReasoningContent flexText       `json:"reasoning_content"`
+	Reasoning        flexText       `json:"reasoning"`
+	ToolCalls        []wireToolCall `json:"tool_calls"`
+}
+
+// reasoning joins what servers send under their various names.
+func (m wireMessage) reasoning() string {
+	return m.ReasoningContent.Text + m.Reasoning.Text + m.Content.Thinking
+}
+
+type wireToolCall struct {
+	Index    *int   `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string   `json:"name"`
+		Arguments flexText `json:"arguments"`
+	} `json:"function"`
+}
+
+func (tc wireToolCall) delta() ToolCallDelta {
+	return ToolCallDelta{Index: tc.Index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments.Text}
+}
+
+type wireUsage struct {
+	Prompt     int `json:"prompt_tokens"`
+	Completion int `json:"completion_tokens"`
+	Total      int `json:"total_tokens"`
+}
+
+func (u *wireUsage) session() *session.Usage {
+	if u == nil {
+		return nil
+	}
+	return &session.Usage{Prompt: u.Prompt, Completion: u.Completion, Total: u.Total}
+}
+
+type wireError struct {
+	Message  string `json:"message"`
+	Type     string `json:"type"`
+	Code     any    `json:"code"`
+	Metadata struct {
+		Raw string `json:"raw"`
+	} `json:"metadata"`
 }
 
 // flexText takes a JSON string, null, or an array of content parts
@@ -85,13 +113,13 @@ func (f *flexText) UnmarshalJSON(b []byte) error {
 
 // once makes one attempt. started reports whether any chunk reached h.
 func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, noStream bool, h Handler) (resp Response, started bool, err error) {
-	ctx, slot := withRetrySlot(ctx)
+	ctx, x := withExchange(ctx)
 	if noStream {
-		return c.single(ctx, wire, slot, h)
+		return c.single(ctx, wire, x, h)
 	}
 	stream, err := c.oa.CreateChatCompletionStream(ctx, wire)
 	if err != nil {
-		return resp, false, c.wrap(ctx, err, slot)
+		return resp, false, c.wrap(ctx, err, x)
 	}
 	defer stream.Close()
 
@@ -116,7 +144,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 			break
 		}
 		if rerr != nil {
-			return resp, started, c.wrap(ctx, rerr, slot)
+			return resp, started, c.wrap(ctx, rerr, x)
 		}
 		var wc wireChunk
 		if jerr := json.Unmarshal(raw, &wc); jerr != nil {
@@ -128,11 +156,11 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		if wc.Usage != nil {
 			// Some servers send usage twice or on the finish chunk: the
 			// last report is the count.
-			resp.Usage = &session.Usage{Prompt: wc.Usage.Prompt, Completion: wc.Usage.Completion, Total: wc.Usage.Total}
+			resp.Usage = wc.Usage.session()
 		}
 		for _, ch := range wc.Choices {
 			d := ch.Delta
-			if r := d.ReasoningContent.Text + d.Reasoning.Text + d.Content.Thinking; r != "" {
+			if r := d.reasoning(); r != "" {
 				reasoning.WriteString(r)
 				if err := emit(Chunk{Kind: ChunkReasoning, Text: r}); err != nil {
 					return resp, started, err
@@ -145,7 +173,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 				}
 			}
 			for _, tc := range d.ToolCalls {
-				delta := ToolCallDelta{Index: tc.Index, ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments.Text}
+				delta := tc.delta()
 				calls.Add(delta)
 				if err := emit(Chunk{Kind: ChunkToolCall, ToolCall: delta}); err != nil {
 					return resp, started, err
@@ -157,55 +185,21 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 			}
 		}
 	}
-	if !finished {
+	// A clean end counts when the server said it was done: a finish_reason
+	// (Cerebras sends no [DONE]) or [DONE] (some servers omit the reason).
+	if !finished && !x.sawDone {
 		return resp, started, fmt.Errorf("%w (from %s)", ErrStreamCut, c.url)
 	}
 	return resp, started, nil
 }
 
-// single is the --no-stream path: one JSON answer, replayed as chunks so
-// listeners see the same shape either way.
-func (c *Client) single(ctx context.Context, wire openai.ChatCompletionRequest, slot *retrySlot, h Handler) (Response, bool, error) {
-	r, err := c.oa.CreateChatCompletion(ctx, wire)
-	if err != nil {
-		return Response{}, false, c.wrap(ctx, err, slot)
-	}
-	var resp Response
-	if r.Usage.TotalTokens != 0 || r.Usage.PromptTokens != 0 {
-		resp.Usage = &session.Usage{Prompt: r.Usage.PromptTokens, Completion: r.Usage.CompletionTokens, Total: r.Usage.TotalTokens}
-	}
-	if len(r.Choices) == 0 {
-		return resp, false, fmt.Errorf("%w: %s answered without choices", ErrMalformed, c.url)
-	}
-	ch := r.Choices[0]
-	resp.Content, resp.Reasoning, resp.FinishReason = ch.Message.Content, ch.Message.ReasoningContent, string(ch.FinishReason)
-	var calls Assembler
-	for _, tc := range ch.Message.ToolCalls {
-		calls.Add(ToolCallDelta{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
-	}
-	resp.ToolCalls = calls.Calls()
-	if h.Chunk != nil {
-		if resp.Reasoning != "" {
-			if err := h.Chunk(Chunk{Kind: ChunkReasoning, Text: resp.Reasoning}); err != nil {
-				return resp, true, err
-			}
-		}
-		if resp.Content != "" {
-			if err := h.Chunk(Chunk{Kind: ChunkText, Text: resp.Content}); err != nil {
-				return resp, true, err
-			}
-		}
-	}
-	return resp, true, nil
-}
-
 // wrap turns a transport error into ours; a cancelled context wins, so a
 // Ctrl+C never reads as a network failure.
-func (c *Client) wrap(ctx context.Context, err error, slot *retrySlot) error {
+func (c *Client) wrap(ctx context.Context, err error, x *exchange) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return classify(err, c.url, slot.after)
+	return classify(err, c.url, x)
 }
 
 func clip(b []byte, n int) string {

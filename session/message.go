@@ -65,6 +65,7 @@ type Message struct {
 	Usage       *Usage     `json:"usage,omitempty"`       // assistant
 	Interrupted bool       `json:"interrupted,omitempty"` // assistant: cut short, shown partially
 	Synthesized bool       `json:"synthesized,omitempty"` // assistant: written by the synthesizer
+	Finish      string     `json:"finish,omitempty"`      // assistant: the server's finish_reason
 
 	ToolCallID string `json:"tool_call_id,omitempty"` // tool
 	Name       string `json:"name,omitempty"`         // tool

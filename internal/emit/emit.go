@@ -45,7 +45,7 @@ func Message(ls *listener.List, o listener.Origin, m session.Message) {
 	for _, c := range m.ToolCalls {
 		calls = append(calls, listener.ToolCallInfo{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
-	ls.Emit(listener.Assistant{Origin: o, Text: m.Content, ToolCalls: calls, Synthesized: m.Synthesized})
+	ls.Emit(listener.Assistant{Origin: o, Text: m.Content, ToolCalls: calls, Synthesized: m.Synthesized, Finish: m.Finish})
 	if m.Usage != nil {
 		ls.Emit(listener.Usage{Origin: o, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total})
 	}
@@ -56,5 +56,6 @@ func AssistantMessage(r llm.Response) session.Message {
 	m := session.Assistant(r.Content, r.ToolCalls...)
 	m.Reasoning = r.Reasoning
 	m.Usage = r.Usage
+	m.Finish = r.FinishReason
 	return m
 }
