@@ -53,6 +53,9 @@ type Agent struct {
 	o     Options
 	runMu sync.Mutex
 	turns atomic.Uint64
+	// cfgMu guards what the host may change between turns (model,
+	// session, system prompt) against a turn reading it.
+	cfgMu sync.Mutex
 }
 
 // New returns an agent for o.
@@ -79,7 +82,50 @@ func New(o Options) *Agent {
 }
 
 // Session is the agent's history.
-func (a *Agent) Session() *session.Session { return a.o.Session }
+func (a *Agent) Session() *session.Session {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return a.o.Session
+}
+
+// Model is the model the next turn uses.
+func (a *Agent) Model() string {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return a.o.Model
+}
+
+// StepLimit is the agent's budget control (nil: unlimited).
+func (a *Agent) StepLimit() *control.StepLimit { return a.o.StepLimit }
+
+// SetModel switches the model from the next completion on.
+func (a *Agent) SetModel(name string) {
+	a.cfgMu.Lock()
+	a.o.Model = name
+	a.cfgMu.Unlock()
+}
+
+// NewSession starts over with an empty history (and the system prompt).
+// Call it between turns.
+func (a *Agent) NewSession() *session.Session {
+	s := session.New()
+	if a.o.System != "" {
+		s.AppendInput(session.System(a.o.System))
+	}
+	a.cfgMu.Lock()
+	a.o.Session = s
+	a.cfgMu.Unlock()
+	return s
+}
+
+// SetSystem replaces the system prompt of this and later sessions.
+func (a *Agent) SetSystem(text string) {
+	a.cfgMu.Lock()
+	a.o.System = text
+	s := a.o.Session
+	a.cfgMu.Unlock()
+	s.SetSystem(text)
+}
 
 // Listeners is the list the agent emits to.
 func (a *Agent) Listeners() *listener.List { return a.o.Listeners }
@@ -105,7 +151,7 @@ func (a *Agent) Run(ctx context.Context, text string, files ...session.FilePart)
 // that ends in a user message simply gets its answer.
 func (a *Agent) Resume(ctx context.Context) (Result, error) {
 	return a.turn(ctx, func(t *turn) error {
-		msgs := a.o.Session.Messages()
+		msgs := t.sess.Messages()
 		t.request = lastUserText(msgs)
 		if pending := session.PendingCalls(msgs); len(pending) > 0 {
 			if err := t.runTools(pending); err != nil {
@@ -130,7 +176,9 @@ func (a *Agent) turn(ctx context.Context, body func(*turn) error) (Result, error
 	stop := context.AfterFunc(ctx, func() { c.Cancel(context.Cause(ctx).Error()) })
 	defer stop()
 
-	t := &turn{a: a, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Add(1)}}
+	a.cfgMu.Lock()
+	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Add(1)}}
+	a.cfgMu.Unlock()
 	err := body(t)
 	if err != nil && !errors.Is(err, ErrNothingToResume) {
 		err = t.end(err)

@@ -15,6 +15,8 @@ import (
 // turn is the state of one Run or Resume.
 type turn struct {
 	a       *Agent
+	sess    *session.Session // fixed for the turn, whatever the host changes
+	model   string
 	origin  listener.Origin
 	request string // what the person asked, for the synthesizer
 	result  Result
@@ -23,7 +25,7 @@ type turn struct {
 func (t *turn) emit(e listener.Event) { t.a.o.Listeners.Emit(e) }
 
 func (t *turn) appendUser(m session.Message, midLoop bool) {
-	t.a.o.Session.AppendInput(m)
+	t.sess.AppendInput(m)
 	t.emit(listener.UserTurn{Origin: t.origin, Content: m.Content, MidLoop: midLoop})
 }
 
@@ -58,7 +60,7 @@ func (t *turn) loop() error {
 // interrupted, so history matches what the person saw.
 func (t *turn) complete() (session.Message, error) {
 	o := &t.a.o
-	req := llm.Request{Messages: o.Session.Messages(), Model: o.Model, NoStream: o.NoStream, Temperature: o.Temperature}
+	req := llm.Request{Messages: t.sess.Messages(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature}
 	for _, tl := range o.Tools.All() {
 		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
 	}
@@ -70,7 +72,7 @@ func (t *turn) complete() (session.Message, error) {
 		if resp.Content != "" {
 			partial := session.Assistant(resp.Content)
 			partial.Interrupted = true
-			o.Session.Append(partial)
+			t.sess.Append(partial)
 			emit.Message(o.Listeners, t.origin, partial)
 		}
 		return session.Message{}, err
@@ -79,7 +81,7 @@ func (t *turn) complete() (session.Message, error) {
 	// An empty answer is shown as such but not kept: a strict server
 	// refuses an assistant message with neither content nor tool calls.
 	if msg.Content != "" || len(msg.ToolCalls) > 0 {
-		o.Session.Append(msg)
+		t.sess.Append(msg)
 	}
 	emit.Message(o.Listeners, t.origin, msg)
 	return msg, nil
@@ -106,7 +108,7 @@ func (t *turn) runTools(calls []session.ToolCall) error {
 		if res.Err != nil {
 			msg = session.ToolError(c, res.Content, res.ErrType)
 		}
-		o.Session.Append(msg)
+		t.sess.Append(msg)
 		t.emit(listener.ToolResult{Origin: t.origin, ID: c.ID, Name: c.Name, Content: res.Content, Err: res.Err})
 	}
 	return nil
@@ -124,7 +126,7 @@ func (t *turn) drainInterloper() bool {
 // end heals history and reports how the turn ended.
 func (t *turn) end(err error) error {
 	o := &t.a.o
-	t.result.HealedToolCallIDs = append(t.result.HealedToolCallIDs, o.Session.Heal()...)
+	t.result.HealedToolCallIDs = append(t.result.HealedToolCallIDs, t.sess.Heal()...)
 	var cancelled *control.CancelledError
 	switch {
 	case errors.As(err, &cancelled):
@@ -158,9 +160,9 @@ func (t *turn) synthesize(limit error) error {
 		id = o.ID + "_synthesizer"
 	}
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
-		Client: o.Client, Model: o.Model, Listeners: o.Listeners.ForSubAgent(id),
+		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
 		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream,
-	}, t.request, o.Session.Messages())
+	}, t.request, t.sess.Messages())
 	if msg.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*msg.Usage)
 	}
@@ -173,7 +175,7 @@ func (t *turn) synthesize(limit error) error {
 		t.emit(listener.Error{Origin: t.origin, Err: err})
 		return err
 	}
-	o.Session.Append(msg)
+	t.sess.Append(msg)
 	t.result.Content, t.result.Synthesized = msg.Content, true
 	return nil
 }

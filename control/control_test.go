@@ -111,3 +111,20 @@ func TestInterloperKeepsOrder(t *testing.T) {
 		t.Fatal("second Drain not empty")
 	}
 }
+
+func TestInterloperRetract(t *testing.T) {
+	t.Parallel()
+	in := NewInterloper()
+	in.Push("a")
+	in.Push("b")
+	in.Push("a")
+	if !in.Retract("a") || in.Retract("zzz") {
+		t.Fatal("Retract")
+	}
+	if got := in.Drain(); len(got) != 2 || got[0] != "b" || got[1] != "a" {
+		t.Fatalf("after Retract: %q", got)
+	}
+	if in.Retract("b") {
+		t.Fatal("retracted a delivered item")
+	}
+}

@@ -40,3 +40,18 @@ func (i *Interloper) Len() int {
 	defer i.mu.Unlock()
 	return len(i.items)
 }
+
+// Retract removes the oldest queued item equal to text, if it has not been
+// drained yet, and reports whether it did (the person took it back to edit
+// or delete it before the agent saw it).
+func (i *Interloper) Retract(text string) bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	for k, it := range i.items {
+		if it == text {
+			i.items = append(i.items[:k:k], i.items[k+1:]...)
+			return true
+		}
+	}
+	return false
+}

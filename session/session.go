@@ -172,3 +172,34 @@ func dropResults(msgs []Message, callIDs []string) []Message {
 	}
 	return out
 }
+
+// TruncateAt removes the message with the given id and everything after
+// it, and returns what it removed. Cutting at a Tool message is refused:
+// its call would lose its answer. No hook fires.
+func (s *Session) TruncateAt(id string) ([]Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, m := range s.msgs {
+		if m.ID != id {
+			continue
+		}
+		if m.Role == RoleTool {
+			return nil, fmt.Errorf("truncate at %s: cannot cut between a tool call and its result", id)
+		}
+		gone := append([]Message(nil), s.msgs[i:]...)
+		s.msgs = s.msgs[:i:i]
+		return gone, nil
+	}
+	return nil, fmt.Errorf("truncate at %s: %w", id, ErrNotFound)
+}
+
+// SetSystem replaces the leading system message, or puts one first.
+func (s *Session) SetSystem(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.msgs) > 0 && s.msgs[0].Role == RoleSystem {
+		s.msgs[0].Content = text
+		return
+	}
+	s.msgs = append([]Message{System(text)}, s.msgs...)
+}

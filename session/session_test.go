@@ -227,3 +227,25 @@ func FuzzFillOrphans(f *testing.F) {
 		}
 	})
 }
+
+func TestTruncateAtAndSetSystem(t *testing.T) {
+	t.Parallel()
+	u := User("q")
+	s := New(System("old"), u, Assistant("", call("1")), ToolResult(call("1"), "r"), Assistant("a"))
+	if _, err := s.TruncateAt(s.Messages()[3].ID); err == nil {
+		t.Fatal("cut at a tool result")
+	}
+	gone, err := s.TruncateAt(u.ID)
+	if err != nil || len(gone) != 4 || shape(s.Messages()) != "s" {
+		t.Fatalf("%v %d %s", err, len(gone), shape(s.Messages()))
+	}
+	s.SetSystem("new")
+	if m := s.Messages(); len(m) != 1 || m[0].Content != "new" {
+		t.Fatal(m)
+	}
+	e := New(User("x"))
+	e.SetSystem("first")
+	if shape(e.Messages()) != "s u" {
+		t.Fatal(shape(e.Messages()))
+	}
+}
