@@ -8,9 +8,14 @@ import "unicode/utf8"
 // everything else below 0x20, DEL, C1 controls and whole ESC/CSI/OSC/DCS/
 // APC/PM/SOS sequences are removed.
 //
+// With Visible set, nothing is removed but carriage returns: each control
+// byte is shown as its Unicode control picture (ESC as ␛, BEL as ␇), which
+// leaves a sequence inert but lets the person see that it was there.
+//
 // It keeps state between calls because a stream may split a sequence across
 // deltas. The zero value is ready; it is not safe for concurrent use.
 type Sanitizer struct {
+	Visible bool
 	state   sanState
 	pending []byte // an incomplete UTF-8 rune carried to the next call
 }
@@ -45,6 +50,9 @@ func (z *Sanitizer) Clean(s string) string {
 		in = []byte(s)
 	}
 	out := make([]byte, 0, len(in))
+	if z.Visible {
+		return z.visible(in, out)
+	}
 	for i := 0; i < len(in); {
 		c := in[i]
 		switch z.state {
@@ -116,6 +124,46 @@ func (z *Sanitizer) Clean(s string) string {
 			} else if c != 0x1b {
 				z.state = sanString
 			}
+		}
+	}
+	return string(out)
+}
+
+// VisibleString shows the control bytes of a complete text as pictures.
+func VisibleString(s string) string {
+	z := Sanitizer{Visible: true}
+	return z.Clean(s)
+}
+
+func (z *Sanitizer) visible(in, out []byte) string {
+	for i := 0; i < len(in); {
+		c := in[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == '\n' || c == '\t':
+				out = append(out, c)
+			case c == '\r':
+			case c < 0x20:
+				out = utf8.AppendRune(out, 0x2400+rune(c))
+			case c == 0x7f:
+				out = utf8.AppendRune(out, 0x2421)
+			default:
+				out = append(out, c)
+			}
+			continue
+		}
+		if !utf8.FullRune(in[i:]) {
+			z.pending = append(z.pending[:0], in[i:]...)
+			break
+		}
+		r, n := utf8.DecodeRune(in[i:])
+		i += n
+		switch {
+		case r >= 0x80 && r < 0xa0, r == utf8.RuneError && n == 1:
+			out = utf8.AppendRune(out, 0xfffd)
+		default:
+			out = append(out, in[i-n:i]...)
 		}
 	}
 	return string(out)

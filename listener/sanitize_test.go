@@ -39,6 +39,21 @@ func TestSanitize(t *testing.T) {
 	}
 }
 
+func TestVisible(t *testing.T) {
+	t.Parallel()
+	in := "title\x1b]0;pwned\x07 clear\x1b[2J\r\nok\tx\u009b"
+	want := "title␛]0;pwned␇ clear␛[2J\nok\tx\ufffd"
+	if got := VisibleString(in); got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+	for cut := range len(in) {
+		z := Sanitizer{Visible: true}
+		if got := z.Clean(in[:cut]) + z.Clean(in[cut:]); got != want {
+			t.Fatalf("split at %d: %q", cut, got)
+		}
+	}
+}
+
 func FuzzSanitize(f *testing.F) {
 	f.Add("\x1b]52;c;AAAA\x07", 3)
 	f.Add("x\u009b1;2Hy", 1)
@@ -50,6 +65,10 @@ func FuzzSanitize(f *testing.F) {
 		out := z.Clean(s[:cut]) + z.Clean(s[cut:])
 		if strings.ContainsAny(out, "\x1b\r\x07\u009b\u009d\u0090") {
 			t.Fatalf("control byte survived: %q -> %q", s, out)
+		}
+		v := Sanitizer{Visible: true}
+		if out := v.Clean(s[:cut]) + v.Clean(s[cut:]); strings.ContainsAny(out, "\x1b\r\x07\u009b\u009d\u0090") {
+			t.Fatalf("visible: control byte survived: %q -> %q", s, out)
 		}
 	})
 }

@@ -1,75 +1,54 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
-	"strings"
+	"os"
+	"path/filepath"
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/tui"
 )
 
-// runREPL is a plain line-by-line REPL: one line is one turn, Ctrl+C
-// cancels the running turn (the session goes on), Ctrl+D or /quit leaves.
-// It stands in until the Bubble Tea interface lands.
+// runREPL opens the interactive terminal UI.
 func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config) error {
 	if err := cfg.Resolve(ctx); err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	ls := listener.NewList(listener.NewTerminal(d.stdout, d.stderr, o.verbose))
-	cancel := control.NewCancellable(nil)
-	a, err := newAgent(ctx, d, cfg, ls, cancel, nil)
+	ls := listener.NewList()
+	interloper := control.NewInterloper()
+	a, err := newAgent(ctx, d, cfg, ls, control.NewCancellable(nil), interloper)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	sigs, stop := d.signals()
-	defer stop()
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(d.stdin)
-		sc.Buffer(make([]byte, 64<<10), maxPipedInput)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	fmt.Fprintf(d.stderr, "chat — %s at %s. Ctrl+C cancels a turn, Ctrl+D quits.\n", cfg.Model, cfg.BaseURL)
-	for {
-		fmt.Fprint(d.stderr, "› ")
-		var line string
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				fmt.Fprintln(d.stderr)
-				return nil
-			}
-			line = l
-		case <-sigs:
-			fmt.Fprintln(d.stderr)
-			return &exitError{code: 130}
-		}
-		line = strings.TrimSpace(line)
-		switch line {
-		case "":
-			continue
-		case "/quit", "/exit":
-			return nil
-		}
-		turnDone := make(chan struct{})
-		go func() {
-			select {
-			case <-sigs:
-				a.Cancel("interrupted")
-			case <-turnDone:
-			}
-		}()
-		_, err := a.Run(ctx, line)
-		close(turnDone)
-		if err != nil && !errors.Is(err, control.ErrCancelled) {
-			continue // the Terminal listener has shown it
-		}
+	client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: a.Model()})
+	err = tui.Run(ctx, tui.Options{
+		Agent:       a,
+		Interloper:  interloper,
+		BaseURL:     cfg.BaseURL,
+		Models:      client.Models,
+		HistoryPath: historyPath(d.getenv),
+		Fullscreen:  o.fullscreen,
+		NoColor:     d.getenv("NO_COLOR") != "",
+	}, ls)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return &exitError{code: 1, err: err}
 	}
+	return nil
+}
+
+// historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).
+func historyPath(getenv func(string) string) string {
+	dir := getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(dir, "chat", "history.jsonl")
 }

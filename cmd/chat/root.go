@@ -57,6 +57,7 @@ type rootOptions struct {
 	model, baseURL, system string
 	maxSteps               int
 	noStream               bool
+	fullscreen             bool
 }
 
 func newRootCmd(d deps) *cobra.Command {
@@ -96,6 +97,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.StringVar(&o.system, "system", "", "system prompt")
 	f.IntVar(&o.maxSteps, "max-steps", config.DefaultMaxSteps, "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
 	f.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers instead of streams")
+	f.BoolVar(&o.fullscreen, "fullscreen", false, "use the whole screen (alternate screen) instead of the inline REPL")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d))
 	cmd.SetIn(d.stdin)

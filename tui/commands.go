@@ -1,0 +1,233 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/session"
+)
+
+type command struct {
+	name, args, help string
+	idleOnly         bool
+}
+
+var commands = []command{
+	{"/help", "", "keys and commands", false},
+	{"/new", "", "start a new session", true},
+	{"/model", "[NAME]", "show or switch the model", true},
+	{"/models", "", "list the server's models", false},
+	{"/steps", "[N]", "show or set the step budget (0 = unlimited)", false},
+	{"/system", "[TEXT]", "show or replace the system prompt", true},
+	{"/copy", "", "copy the last answer to the clipboard (OSC 52)", false},
+	{"/retry", "", "ask for the last answer again", true},
+	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
+	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
+}
+
+func findCommand(name string) (command, bool) {
+	for _, c := range commands {
+		if c.name == name {
+			return c, true
+		}
+	}
+	if name == "/exit" {
+		return commands[len(commands)-1], true
+	}
+	return command{}, false
+}
+
+// completionView lists the commands matching what is typed after "/".
+func (m *Model) completionView() string {
+	v := m.input.value()
+	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
+		return ""
+	}
+	var lines []string
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, v) {
+			lines = append(lines, m.st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+m.st.dim.Render(" "+c.args+" "+c.help))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// completeCommand extends "/mo" as far as the matches agree.
+func (m *Model) completeCommand() {
+	v := m.input.value()
+	var match []string
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, v) {
+			match = append(match, c.name)
+		}
+	}
+	if len(match) == 0 {
+		return
+	}
+	common := match[0]
+	for _, s := range match[1:] {
+		for !strings.HasPrefix(s, common) {
+			common = common[:len(common)-1]
+		}
+	}
+	if len(match) == 1 {
+		common += " "
+	}
+	m.input.set(common)
+}
+
+// command runs a slash command; ok is false for text that only looks like
+// one ("/usr/bin is …"), which is then sent as a message.
+func (m *Model) command(line string) (tea.Cmd, bool) {
+	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	arg = strings.TrimSpace(arg)
+	c, known := findCommand(name)
+	if !known {
+		if strings.Count(name, "/") > 1 {
+			return nil, false
+		}
+		m.notice = "unknown command " + name + " · /help lists them"
+		return nil, true
+	}
+	if c.idleOnly && m.busy {
+		m.notice = c.name + " waits for the turn to end (esc cancels it)"
+		return nil, true
+	}
+	a := m.opts.Agent
+	switch c.name {
+	case "/help":
+		m.print(m.helpBlock())
+	case "/new":
+		a.NewSession()
+		m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
+		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
+	case "/model":
+		if arg == "" {
+			m.print(m.noticeBlock(m.st.notice, "model: "+a.Model()+" · /models lists what the server offers"))
+			break
+		}
+		a.SetModel(arg)
+		m.print(m.noticeBlock(m.st.notice, "model is now "+arg))
+	case "/models":
+		if m.opts.Models == nil {
+			m.notice = "this server cannot list models"
+			break
+		}
+		list := m.opts.Models
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			ms, err := list(ctx)
+			return modelsMsg{models: ms, err: err}
+		}, true
+	case "/steps":
+		sl := a.StepLimit()
+		if arg == "" || sl == nil {
+			m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget: %d tool calls per turn (0 = unlimited)", sl.Max())))
+			break
+		}
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 {
+			m.notice = "/steps takes a number, 0 for unlimited"
+			break
+		}
+		sl.SetMax(n)
+		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget set to %d", n)))
+	case "/system":
+		if arg == "" {
+			sys := "(none)"
+			if msgs := a.Session().Messages(); len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
+				sys = msgs[0].Content
+			}
+			m.print(m.noticeBlock(m.st.notice, "system prompt:\n"+sys))
+			break
+		}
+		a.SetSystem(arg)
+		m.print(m.noticeBlock(m.st.notice, "system prompt replaced"))
+	case "/copy":
+		if m.lastAnswer == "" {
+			m.notice = "nothing to copy yet"
+			break
+		}
+		m.notice = fmt.Sprintf("copied the last answer (%d characters)", len(m.lastAnswer))
+		return tea.SetClipboard(m.lastAnswer), true
+	case "/retry":
+		return m.retry(), true
+	case "/continue":
+		return m.continueTurn(), true
+	case "/quit":
+		if m.busy {
+			m.cancel()
+		}
+		return tea.Quit, true
+	}
+	return nil, true
+}
+
+// retry drops the last exchange from history and sends its question again.
+func (m *Model) retry() tea.Cmd {
+	msgs := m.opts.Agent.Session().Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser {
+			if _, err := m.opts.Agent.Session().TruncateAt(msgs[i].ID); err != nil {
+				m.notice = err.Error()
+				return nil
+			}
+			m.print(m.noticeBlock(m.st.notice, "↻ retrying the last question"))
+			return m.startTurn(msgs[i].Content)
+		}
+	}
+	m.notice = "nothing to retry yet"
+	return nil
+}
+
+// continueTurn replaces a synthesized answer by more work: the answer is
+// dropped and the loop goes on with a fresh budget.
+func (m *Model) continueTurn() tea.Cmd {
+	msgs := m.opts.Agent.Session().Messages()
+	if !m.lastSynthesized || len(msgs) == 0 || !msgs[len(msgs)-1].Synthesized {
+		m.notice = "/continue follows a synthesized answer (when the step budget ran out)"
+		return nil
+	}
+	if _, err := m.opts.Agent.Session().TruncateAt(msgs[len(msgs)-1].ID); err != nil {
+		m.notice = err.Error()
+		return nil
+	}
+	m.lastSynthesized = false
+	return m.startTurn("Continue the task where you stopped. Your step budget has been renewed.")
+}
+
+func (m *Model) onModels(msg modelsMsg) tea.Cmd {
+	if msg.err != nil {
+		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+		return nil
+	}
+	cur := m.opts.Agent.Model()
+	var b strings.Builder
+	b.WriteString(fmt.Sprintf("%d models (/model NAME switches):", len(msg.models)))
+	for _, id := range msg.models {
+		mark := "  "
+		if id == cur {
+			mark = "▸ "
+		}
+		b.WriteString("\n" + mark + id)
+	}
+	m.print(m.noticeBlock(m.st.notice, b.String()))
+	return nil
+}
+
+func (m *Model) helpBlock() string {
+	var b strings.Builder
+	b.WriteString("keys: enter sends · shift+enter, alt+enter or ctrl+j: new line · ctrl+g: edit in $EDITOR · ↑/↓: history\n")
+	b.WriteString("while a turn runs: enter injects into it · tab queues for after it · ↑ on empty input edits the newest queued · ctrl+x deletes it\n")
+	b.WriteString("esc or ctrl+c cancels a turn · ctrl+c clears the input · ctrl+c twice or ctrl+d quits · ctrl+o shows thinking and tool output\n")
+	for _, c := range commands {
+		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s", c.name, c.args, c.help))
+	}
+	return m.noticeBlock(m.st.notice, b.String())
+}

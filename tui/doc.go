@@ -1,0 +1,18 @@
+// Package tui is the interactive terminal: one Bubble Tea program with one
+// root Model. Transcript blocks, the pending list, the input and the status
+// bar are plain structs that render to a width; Update is split by message
+// family (keys, agent events, commands).
+//
+// The agent reaches the program through one bridge: a listener that hands
+// every event to Program.Send, behind a RateLimited listener that joins
+// deltas to at most one delivery a frame and never drops or reorders
+// anything. The model only reads the agent through events and drives it
+// through its controls (Cancel, the Interloper, the step limit); turns run
+// in commands, never in Update.
+//
+// Inline by default: finished blocks are printed once above the live region
+// (in order, one print in flight at a time) and belong to the terminal's
+// scrollback; only the live turn, the pending list, the input and the status
+// bar are redrawn. Everything a model or a tool wrote is sanitized before it
+// is drawn.
+package tui

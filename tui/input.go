@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+)
+
+// pasteChipLines is the size from which a paste shows as a chip.
+const pasteChipLines = 10
+
+// maxHistory is how many inputs the history file keeps.
+const maxHistory = 1000
+
+// input is the multi-line editor with paste chips and history.
+type input struct {
+	ta    textarea.Model
+	chips map[string]string // chip label -> the full pasted text
+	nchip int
+
+	history     []string
+	historyPath string
+	histPos     int    // len(history) when not browsing
+	draft       string // what was typed before browsing history
+}
+
+func newInput(historyPath string) input {
+	ta := textarea.New()
+	ta.Prompt = ""
+	ta.Placeholder = "Ask anything · / for commands · shift+enter or ctrl+j for a new line"
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 0
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = 10
+	ta.SetVirtualCursor(true)
+	km := textarea.DefaultKeyMap()
+	km.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
+	ta.KeyMap = km
+	in := input{ta: ta, chips: map[string]string{}, historyPath: historyPath}
+	in.history = loadHistory(historyPath)
+	in.histPos = len(in.history)
+	return in
+}
+
+func (in *input) restyle(st styles) {
+	s := in.ta.Styles()
+	s.Focused.Placeholder = st.hint
+	s.Blurred.Placeholder = st.hint
+	s.Focused.CursorLine = s.Focused.CursorLine.UnsetBackground()
+	in.ta.SetStyles(s)
+}
+
+func (in *input) focus() tea.Cmd { return in.ta.Focus() }
+
+func (in *input) view(width int) string {
+	in.ta.SetWidth(max(width-2, 10))
+	return "› " + strings.ReplaceAll(in.ta.View(), "\n", "\n  ")
+}
+
+func (in *input) update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	in.ta, cmd = in.ta.Update(msg)
+	return cmd
+}
+
+func (in *input) value() string { return in.ta.Value() }
+
+func (in *input) empty() bool { return in.ta.Value() == "" }
+
+func (in *input) set(s string) {
+	in.ta.SetValue(s)
+	in.ta.MoveToEnd()
+}
+
+func (in *input) clear() {
+	in.ta.Reset()
+	in.chips = map[string]string{}
+	in.histPos = len(in.history)
+}
+
+// paste inserts pasted text; a long paste becomes a chip that is expanded
+// when the input is sent. It never submits.
+func (in *input) paste(text string) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	lines := strings.Count(text, "\n") + 1
+	if lines <= pasteChipLines {
+		in.ta.InsertString(text)
+		return
+	}
+	in.nchip++
+	label := fmt.Sprintf("[pasted %d lines #%d]", lines, in.nchip)
+	in.chips[label] = text
+	in.ta.InsertString(label)
+}
+
+// text is the input as it will be sent: chips expanded.
+func (in *input) text() string {
+	s := in.ta.Value()
+	for label, full := range in.chips {
+		s = strings.ReplaceAll(s, label, full)
+	}
+	return s
+}
+
+// onFirstLine and onLastLine decide whether Up/Down browse history or move
+// the cursor inside a multi-line input.
+func (in *input) onFirstLine() bool { return in.ta.Line() == 0 }
+func (in *input) onLastLine() bool  { return in.ta.Line() >= in.ta.LineCount()-1 }
+
+func (in *input) historyPrev() bool {
+	if in.histPos == 0 {
+		return false
+	}
+	if in.histPos == len(in.history) {
+		in.draft = in.ta.Value()
+	}
+	in.histPos--
+	in.set(in.history[in.histPos])
+	return true
+}
+
+func (in *input) historyNext() bool {
+	if in.histPos >= len(in.history) {
+		return false
+	}
+	in.histPos++
+	if in.histPos == len(in.history) {
+		in.set(in.draft)
+	} else {
+		in.set(in.history[in.histPos])
+	}
+	return true
+}
+
+// remember adds a sent input to the history; the returned command appends
+// it to the file (no IO in Update).
+func (in *input) remember(s string) tea.Cmd {
+	in.histPos = len(in.history)
+	if strings.TrimSpace(s) == "" || len(s) > 64<<10 {
+		return nil
+	}
+	if n := len(in.history); n > 0 && in.history[n-1] == s {
+		return nil
+	}
+	in.history = append(in.history, s)
+	if len(in.history) > maxHistory {
+		in.history = in.history[len(in.history)-maxHistory:]
+	}
+	in.histPos = len(in.history)
+	path := in.historyPath
+	return func() tea.Msg {
+		appendHistory(path, s)
+		return nil
+	}
+}
+
+// History file: one JSON string per line, so multi-line inputs survive.
+func loadHistory(path string) []string {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var s string
+		if json.Unmarshal(sc.Bytes(), &s) == nil {
+			out = append(out, s)
+		}
+	}
+	if len(out) > maxHistory {
+		out = out[len(out)-maxHistory:]
+	}
+	return out
+}
+
+func appendHistory(path, s string) {
+	if path == "" {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	b, _ := json.Marshal(s)
+	_, _ = f.Write(append(b, '\n'))
+}

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+)
+
+// Options wires the TUI to an agent.
+type Options struct {
+	Agent      *agent.Agent
+	Interloper *control.Interloper // the agent's
+	BaseURL    string
+	// Models lists the server's models for /models (may be nil).
+	Models func(ctx context.Context) ([]string, error)
+	// HistoryPath is where input history persists ("" keeps it in memory).
+	HistoryPath string
+	Fullscreen  bool
+	NoColor     bool
+	// Dark forces the palette; nil asks the terminal for its background.
+	Dark *bool
+	// Now is the clock (tests fix it).
+	Now func() time.Time
+}
+
+// pendingItem is text sent while a turn runs, not yet delivered.
+type pendingItem struct {
+	text   string
+	inject bool // true: into the running turn; false: as the next turn
+}
+
+// liveTurn is what the running completion has streamed so far.
+type liveTurn struct {
+	text     string // answer text not yet printed (the unstable tail)
+	thinking string
+	state    string // streaming, thinking, running tool, retrying …
+}
+
+// Model is the root Bubble Tea model.
+type Model struct {
+	opts Options
+	st   styles
+	md   markdown
+	now  func() time.Time
+
+	width, height int
+	dark          bool
+
+	// The running turn. turn is the id the agent gives it (they count up
+	// from 1 per agent, and only this model starts turns); events of a turn
+	// at or below ignoreUpTo were cancelled and are dropped.
+	busy       bool
+	turn       uint64
+	ignoreUpTo uint64
+	started    time.Time
+	steps      int
+	live       liveTurn
+	sanitizer  listener.Sanitizer
+	streamed   bool // the current completion streamed text
+	// thoughtShown: its thinking was printed when the answer began.
+	thoughtShown bool
+
+	tokensIn, tokensOut int
+	contextCap          int
+	lastAnswer          string
+	lastSynthesized     bool
+	lastUser            string
+
+	pending []pendingItem
+	input   input
+	spin    spinner.Model
+	details bool // ctrl+o: thinking and tool output in full
+	notice  string
+	quitArm time.Time // first ctrl+c at idle on an empty input
+
+	// Inline output: blocks wait in outbox and are printed one batch at a
+	// time, so they reach the scrollback in order.
+	outbox   []string
+	printing bool
+	// Fullscreen keeps the printed blocks for its viewport.
+	scroll fullscreen
+}
+
+// New returns the root model.
+func New(o Options) *Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	m := &Model{opts: o, now: o.Now, width: 80, height: 24, dark: true}
+	if o.Dark != nil {
+		m.dark = *o.Dark
+	}
+	m.restyle()
+	m.input = newInput(o.HistoryPath)
+	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
+	m.scroll = newFullscreen()
+	return m
+}
+
+func (m *Model) restyle() {
+	m.st = newStyles(m.dark, m.opts.NoColor)
+	switch {
+	case m.opts.NoColor:
+		m.md.setStyle("notty")
+	case m.dark:
+		m.md.setStyle("dark")
+	default:
+		m.md.setStyle("light")
+	}
+	m.input.restyle(m.st)
+}
+
+// Init asks the terminal for its background (to pick the palette).
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.input.focus()}
+	if m.opts.Dark == nil && !m.opts.NoColor {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// View draws the live region: the streaming turn, the pending list, the
+// input and the status bar (in fullscreen, the transcript above them).
+func (m *Model) View() tea.View {
+	var parts []string
+	if live := m.liveView(); live != "" {
+		parts = append(parts, live)
+	}
+	if p := m.pendingView(); p != "" {
+		parts = append(parts, p)
+	}
+	if m.notice != "" {
+		parts = append(parts, m.st.hint.Render(truncateWidth(m.notice, m.width)))
+	}
+	if c := m.completionView(); c != "" {
+		parts = append(parts, c)
+	}
+	parts = append(parts, m.input.view(m.width), m.statusView())
+	content := strings.Join(parts, "\n")
+	if m.opts.Fullscreen {
+		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
+	}
+	v := tea.NewView(content)
+	v.AltScreen = m.opts.Fullscreen
+	if m.opts.Fullscreen {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	return v
+}
+
+// liveView renders what the running completion shows: the tail of the
+// answer (re-rendered each frame, it is only the part after the last
+// printed paragraph), or the last lines of its thinking.
+func (m *Model) liveView() string {
+	if !m.busy {
+		return ""
+	}
+	if m.live.text != "" {
+		return m.md.render(m.live.text, m.width)
+	}
+	if m.live.thinking != "" {
+		lines := strings.Split(strings.TrimSpace(wrap(m.live.thinking, m.width-2)), "\n")
+		if len(lines) > 3 {
+			lines = lines[len(lines)-3:]
+		}
+		return m.st.thinking.Render("✻ " + strings.Join(lines, "\n  "))
+	}
+	return ""
+}
+
+func lineCount(s string) int { return strings.Count(s, "\n") + 1 }

@@ -1,0 +1,31 @@
+package tui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/listener"
+)
+
+// framesPerSecond bounds how often streamed deltas reach the model.
+const framesPerSecond = 60
+
+// bridge is the one way events reach the program: each becomes a message.
+// It sits behind a RateLimited listener, which joins deltas to one a frame
+// and never drops or reorders anything; Send blocks while the program is
+// busy, which holds the agent back rather than queueing without bound.
+type bridge struct{ p *tea.Program }
+
+func (b bridge) OnEvent(e listener.Event) { b.p.Send(agentEventMsg{ev: e}) }
+
+// Run shows the TUI until the person quits. The agent's listener list gets
+// the bridge for the program's lifetime.
+func Run(ctx context.Context, o Options, ls *listener.List) error {
+	m := New(o)
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(framesPerSecond))
+	rl := listener.NewRateLimited(bridge{p}, framesPerSecond)
+	ls.Add(rl)
+	_, err := p.Run()
+	return err
+}

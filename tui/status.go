@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// statusView is the bottom line: model, steps, tokens, context, state.
+func (m *Model) statusView() string {
+	parts := []string{m.st.statusHi.Render(m.opts.Agent.Model())}
+	if sl := m.opts.Agent.StepLimit(); sl != nil && sl.Max() > 0 {
+		parts = append(parts, fmt.Sprintf("steps %d/%d", min(m.steps, sl.Max()), sl.Max()))
+	}
+	if m.tokensIn+m.tokensOut > 0 {
+		parts = append(parts, fmt.Sprintf("↑%s ↓%s", human(m.tokensIn), human(m.tokensOut)))
+	}
+	if m.contextCap > 0 {
+		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.lastPrompt()), human(m.contextCap)))
+	}
+	if m.busy {
+		state := m.live.state
+		if state == "" {
+			state = "waiting"
+		}
+		parts = append(parts, m.spin.View()+" "+state+" "+m.elapsed())
+		parts = append(parts, "esc/ctrl+c cancels")
+	}
+	return m.st.status.Render(truncateWidth(strings.Join(parts, " · "), m.width))
+}
+
+func (m *Model) lastPrompt() int { return m.tokensIn }
+
+func (m *Model) elapsed() string {
+	d := m.now().Sub(m.started)
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return d.Round(time.Second).String()
+}
+
+func human(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}

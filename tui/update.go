@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/listener"
+)
+
+// Messages the model receives besides Bubble Tea's own.
+type (
+	// agentEventMsg carries one listener event from the bridge.
+	agentEventMsg struct{ ev listener.Event }
+	// turnDoneMsg: agent.Run returned.
+	turnDoneMsg struct {
+		turn uint64
+		res  agent.Result
+		err  error
+	}
+	printedMsg    struct{} // the last batch of blocks reached the terminal
+	quitDisarmMsg struct{ armed time.Time }
+	modelsMsg     struct {
+		models []string
+		err    error
+	}
+	editorStartMsg struct{ path string }
+	editorDoneMsg  struct {
+		path string
+		err  error
+	}
+	editorTextMsg struct {
+		text string
+		err  error
+	}
+)
+
+// Update routes a message to its family's handler, then hands any finished
+// blocks to the terminal.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.flush())
+}
+
+func (m *Model) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 20), max(msg.Height, 5)
+		return nil
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.restyle()
+		return nil
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		m.input.paste(msg.Content)
+		return nil
+	case tea.MouseWheelMsg:
+		if m.opts.Fullscreen {
+			step := 3
+			if msg.Mouse().Button == tea.MouseWheelDown {
+				step = -3
+			}
+			m.scroll.scrollBy(step, m.height)
+		}
+		return nil
+	case agentEventMsg:
+		return m.onEvent(msg.ev)
+	case turnDoneMsg:
+		return m.onTurnDone(msg)
+	case printedMsg:
+		m.printing = false
+		return nil
+	case quitDisarmMsg:
+		if m.quitArm.Equal(msg.armed) {
+			m.quitArm = time.Time{}
+			m.notice = ""
+		}
+		return nil
+	case spinner.TickMsg:
+		if !m.busy {
+			return nil
+		}
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return cmd
+	case modelsMsg:
+		return m.onModels(msg)
+	case editorStartMsg, editorDoneMsg, editorTextMsg:
+		return m.onEditor(msg)
+	}
+	return m.input.update(msg)
+}
+
+// print queues a finished block for the scrollback (or, in fullscreen,
+// adds it to the transcript).
+func (m *Model) print(block string) {
+	if block == "" {
+		return
+	}
+	if m.opts.Fullscreen {
+		m.scroll.add(block)
+		return
+	}
+	m.outbox = append(m.outbox, block)
+}
+
+// flush prints the waiting blocks. One batch is in flight at a time: the
+// next waits for printedMsg, so blocks never overtake each other.
+func (m *Model) flush() tea.Cmd {
+	if m.printing || len(m.outbox) == 0 {
+		return nil
+	}
+	text := strings.Join(m.outbox, "\n")
+	m.outbox = nil
+	m.printing = true
+	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+}

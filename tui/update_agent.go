@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+)
+
+// startTurn sends text as a new turn. The agent numbers turns from 1 and
+// only this model starts them, so the id is known before the first event.
+func (m *Model) startTurn(text string) tea.Cmd {
+	m.print(m.userBlock(text, false))
+	m.turn++
+	m.busy, m.started, m.steps = true, m.now(), 0
+	m.live = liveTurn{state: "waiting for the model"}
+	m.sanitizer = listener.Sanitizer{Visible: true}
+	m.streamed = false
+	m.lastUser = text
+	m.notice = ""
+	a, id := m.opts.Agent, m.turn
+	run := func() tea.Msg {
+		res, err := a.Run(context.Background(), text)
+		return turnDoneMsg{turn: id, res: res, err: err}
+	}
+	return tea.Batch(run, m.spin.Tick)
+}
+
+// cancel stops the running turn at once: the agent aborts the stream and
+// any tool, and everything it still emits for this turn is ignored.
+func (m *Model) cancel() tea.Cmd {
+	m.opts.Agent.Cancel("cancelled at the keyboard")
+	m.ignoreUpTo = m.turn
+	if m.live.text != "" {
+		m.print(m.md.render(m.live.text, m.width))
+	}
+	m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
+	m.endTurn()
+	if back := m.reclaimPending(); len(back) > 0 {
+		if cur := m.input.value(); cur != "" {
+			back = append(back, cur)
+		}
+		m.input.set(strings.Join(back, "\n"))
+		m.notice = "what you queued is back in the input"
+	}
+	return nil
+}
+
+func (m *Model) endTurn() {
+	m.busy = false
+	m.live = liveTurn{}
+}
+
+func (m *Model) onEvent(ev listener.Event) tea.Cmd {
+	if ev.Source().Turn <= m.ignoreUpTo {
+		return nil
+	}
+	switch e := ev.(type) {
+	case listener.UserTurn:
+		if e.MidLoop {
+			m.delivered(e.Content)
+			m.print(m.userBlock(e.Content, true))
+		}
+	case listener.ThinkingDelta:
+		m.live.thinking += listener.VisibleString(e.Text)
+		m.live.state = "thinking"
+	case listener.AssistantDelta:
+		if m.live.thinking != "" { // the thinking came first: print it first
+			m.print(m.thinkingBlock(m.live.thinking))
+			m.live.thinking, m.thoughtShown = "", true
+		}
+		m.streamed = true
+		m.live.state = "streaming"
+		m.live.text += m.sanitizer.Clean(e.Text)
+		// Paragraphs that can no longer change go to the scrollback now, so
+		// each frame re-renders only the tail.
+		if stable, tail := splitStable(m.live.text); stable != "" {
+			m.print(m.md.render(stable, m.width))
+			m.live.text = tail
+		}
+	case listener.Thinking:
+		if !m.thoughtShown {
+			m.print(m.thinkingBlock(listener.VisibleString(e.Text)))
+		}
+		m.live.thinking = ""
+	case listener.Assistant:
+		m.onAssistant(e)
+	case listener.ToolCall:
+		m.steps++
+		m.print(m.toolCallLine(e.Name, e.Arguments))
+		m.live.state = "running " + e.Name
+	case listener.ToolResult:
+		m.print(m.toolResultBlock(e))
+		m.live.state = "waiting for the model"
+	case listener.Usage:
+		m.tokensIn += e.Prompt
+		m.tokensOut += e.Completion
+	case listener.ContextCap:
+		m.contextCap = e.Tokens
+	case listener.FallbackNotice:
+		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
+		m.live.state = "synthesizing"
+	case listener.Retry:
+		m.live.state = fmt.Sprintf("retrying in %s", e.Wait.Round(100e6))
+		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("↻ attempt %d failed, retrying in %s: %s", e.Attempt, e.Wait.Round(100e6), firstLine(listener.VisibleString(e.Err.Error()), 200))))
+	case listener.Cancelled:
+		// Cancelled from elsewhere (a signal): the keyboard path already
+		// marked this turn ignored.
+		if m.live.text != "" {
+			m.print(m.md.render(m.live.text, m.width))
+		}
+		m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
+		m.live = liveTurn{}
+	case listener.Error:
+		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(e.Err.Error())))
+	}
+	return nil
+}
+
+// onAssistant prints what is left of a finished message: the streamed
+// tail, or the whole text when nothing streamed (--no-stream).
+func (m *Model) onAssistant(e listener.Assistant) {
+	rest := m.live.text
+	if !m.streamed {
+		rest = listener.VisibleString(e.Text)
+	}
+	if e.Synthesized {
+		m.print(m.st.synthesized.Render("◆ synthesized answer") + m.st.hint.Render(" (the step budget ran out · /continue goes on with a fresh budget)"))
+	}
+	m.print(m.md.render(rest, m.width))
+	if e.Finish == "length" {
+		m.print(m.noticeBlock(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
+	}
+	if e.Text != "" {
+		m.lastAnswer, m.lastSynthesized = e.Text, e.Synthesized
+	}
+	m.live.text, m.live.thinking, m.streamed, m.thoughtShown = "", "", false, false
+	m.sanitizer = listener.Sanitizer{Visible: true}
+}
+
+// onTurnDone ends a turn. Input that arrived too late for the agent, and
+// what was queued for after the turn, starts the next turn.
+func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
+	if msg.turn <= m.ignoreUpTo {
+		return nil // cancelled at the keyboard; already ended
+	}
+	m.endTurn()
+	if errors.Is(msg.err, control.ErrCancelled) {
+		if back := m.reclaimPending(); len(back) > 0 {
+			m.input.set(strings.Join(append(back, m.input.value()), "\n"))
+		}
+		return nil
+	}
+	var next []string
+	late := m.opts.Interloper.Drain()
+	for _, p := range m.pending {
+		if p.inject {
+			for i, t := range late {
+				if t == p.text {
+					next = append(next, t)
+					late = append(late[:i:i], late[i+1:]...)
+					break
+				}
+			}
+		} else {
+			next = append(next, p.text)
+		}
+	}
+	next = append(next, late...)
+	m.pending = nil
+	if len(next) == 0 {
+		return nil
+	}
+	return m.startTurn(strings.Join(next, "\n\n"))
+}

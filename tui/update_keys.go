@@ -1,0 +1,184 @@
+package tui
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// quitWindow is how long a first Ctrl+C at idle waits for the second.
+const quitWindow = 2 * time.Second
+
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if key != "ctrl+c" && !m.quitArm.IsZero() {
+		m.quitArm, m.notice = time.Time{}, ""
+	}
+	switch key {
+	case "ctrl+c":
+		return m.ctrlC()
+	case "esc":
+		if m.busy {
+			return m.cancel()
+		}
+		return nil
+	case "ctrl+d":
+		if m.input.empty() {
+			if m.busy {
+				m.notice = "a turn is running: esc or ctrl+c cancels it first"
+				return nil
+			}
+			return tea.Quit
+		}
+	case "enter":
+		return m.submit(true)
+	case "tab":
+		if m.busy && !m.input.empty() {
+			return m.submit(false)
+		}
+		if strings.HasPrefix(m.input.value(), "/") {
+			m.completeCommand()
+		}
+		return nil
+	case "up":
+		if m.input.empty() && len(m.pending) > 0 {
+			if p, ok := m.takePending(); ok {
+				m.input.set(p.text)
+				m.notice = "editing a queued message: enter injects it, tab sends it after the turn"
+			}
+			return nil
+		}
+		if m.input.onFirstLine() && m.input.historyPrev() {
+			return nil
+		}
+	case "down":
+		if m.input.onLastLine() && m.input.historyNext() {
+			return nil
+		}
+	case "ctrl+x":
+		if m.input.empty() && len(m.pending) > 0 {
+			if p, ok := m.takePending(); ok {
+				m.notice = "deleted: " + truncateWidth(p.text, 40)
+			}
+			return nil
+		}
+	case "ctrl+o":
+		m.details = !m.details
+		if m.details {
+			m.notice = "details on: thinking and tool output are shown in full"
+		} else {
+			m.notice = "details off"
+		}
+		return nil
+	case "ctrl+g":
+		return m.openEditor()
+	case "pgup", "pgdown":
+		if m.opts.Fullscreen {
+			page := m.height - 6
+			if key == "pgdown" {
+				page = -page
+			}
+			m.scroll.scrollBy(page, m.height)
+			return nil
+		}
+	}
+	return m.input.update(k)
+}
+
+// ctrlC: cancel a running turn; else clear the input; else quit on a
+// second press within quitWindow. A single press never quits mid-turn.
+func (m *Model) ctrlC() tea.Cmd {
+	switch {
+	case m.busy:
+		return m.cancel()
+	case !m.input.empty():
+		m.input.clear()
+		return nil
+	case !m.quitArm.IsZero() && m.now().Sub(m.quitArm) < quitWindow:
+		return tea.Quit
+	}
+	m.quitArm = m.now()
+	m.notice = "press ctrl+c again to quit"
+	armed := m.quitArm
+	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitDisarmMsg{armed: armed} })
+}
+
+// submit sends the input: a command, a new turn, or while a turn runs an
+// item for the pending list (inject: into this turn; else after it).
+func (m *Model) submit(inject bool) tea.Cmd {
+	raw := m.input.value()
+	text := m.input.text()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if strings.HasPrefix(raw, "/") && !strings.Contains(raw, "\n") {
+		if cmd, ok := m.command(raw); ok {
+			m.input.clear()
+			return cmd
+		}
+	}
+	hist := m.input.remember(text)
+	m.input.clear()
+	if m.busy {
+		m.pending = append(m.pending, pendingItem{text: text, inject: inject})
+		if inject {
+			m.opts.Interloper.Push(text)
+		}
+		return hist
+	}
+	return tea.Batch(hist, m.startTurn(text))
+}
+
+// openEditor edits the input in $EDITOR: write a temp file, run the
+// editor in the terminal, read the file back (each step a command).
+func (m *Model) openEditor() tea.Cmd {
+	text := m.input.text()
+	return func() tea.Msg {
+		f, err := os.CreateTemp("", "chat-input-*.md")
+		if err != nil {
+			return editorTextMsg{err: err}
+		}
+		_, err = f.WriteString(text)
+		f.Close()
+		if err != nil {
+			return editorTextMsg{err: err}
+		}
+		return editorStartMsg{path: f.Name()}
+	}
+}
+
+func (m *Model) onEditor(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case editorStartMsg:
+		editor := os.Getenv("VISUAL")
+		if editor == "" {
+			editor = os.Getenv("EDITOR")
+		}
+		if editor == "" {
+			editor = "vi"
+		}
+		fields := strings.Fields(editor)
+		c := exec.Command(fields[0], append(fields[1:], msg.path)...)
+		return tea.ExecProcess(c, func(err error) tea.Msg { return editorDoneMsg{path: msg.path, err: err} })
+	case editorDoneMsg:
+		return func() tea.Msg {
+			defer os.Remove(msg.path)
+			if msg.err != nil {
+				return editorTextMsg{err: msg.err}
+			}
+			b, err := os.ReadFile(msg.path)
+			return editorTextMsg{text: strings.TrimRight(string(b), "\n"), err: err}
+		}
+	case editorTextMsg:
+		if msg.err != nil {
+			m.notice = "editor: " + msg.err.Error()
+			return nil
+		}
+		m.input.clear()
+		m.input.set(msg.text)
+	}
+	return nil
+}
