@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chatrepl/chat/agent"
@@ -99,6 +100,7 @@ func New(o Options) *Model {
 	}
 	m.restyle()
 	m.input = newInput(o.HistoryPath)
+	m.input.focus() // focused from the start; Init starts the blink
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	m.scroll = newFullscreen()
 	return m
@@ -119,7 +121,7 @@ func (m *Model) restyle() {
 
 // Init asks the terminal for its background (to pick the palette).
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.input.focus()}
+	cmds := []tea.Cmd{textarea.Blink}
 	if m.opts.Dark == nil && !m.opts.NoColor {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

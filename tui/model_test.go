@@ -1,0 +1,360 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+)
+
+// fixture is a model wired to an agent whose controls the test can see.
+// No command is run unless the test runs it: Update is tested alone.
+type fixture struct {
+	m      *Model
+	cancel *control.Cancellable
+	in     *control.Interloper
+	clock  time.Time
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{cancel: control.NewCancellable(nil), in: control.NewInterloper(), clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	a := agent.New(agent.Options{
+		Client:    llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "test-model"}),
+		StepLimit: control.NewStepLimit(16), Cancellable: f.cancel, Interloper: f.in,
+	})
+	dark := true
+	f.m = New(Options{Agent: a, Interloper: f.in, NoColor: true, Dark: &dark, Now: func() time.Time { return f.clock }})
+	f.m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return f
+}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	}
+	if c, ok := strings.CutPrefix(s, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: rune(c[0]), Mod: tea.ModCtrl}
+	}
+	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
+}
+
+func (f *fixture) send(msgs ...tea.Msg) tea.Cmd {
+	var last tea.Cmd
+	for _, msg := range msgs {
+		_, last = f.m.Update(msg)
+	}
+	return last
+}
+
+func (f *fixture) typeText(s string) {
+	for _, r := range s {
+		f.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// busy starts a turn without running it: the model is as during a stream.
+func (f *fixture) busy(text string) {
+	f.typeText(text)
+	f.send(press("enter"))
+	if !f.m.busy {
+		panic("not busy after enter")
+	}
+}
+
+func (f *fixture) event(e listener.Event) { f.send(agentEventMsg{ev: e}) }
+
+func (f *fixture) printed() string { return ansi.Strip(strings.Join(f.m.outbox, "\n")) }
+
+// isQuit runs cmd (and what it batches) and reports whether it quits.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	switch msg := cmd().(type) {
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if isQuit(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestCtrlC(t *testing.T) {
+	t.Parallel()
+	t.Run("during a turn it cancels at once", func(t *testing.T) {
+		f := newFixture(t)
+		f.busy("tell me")
+		f.event(listener.AssistantDelta{Origin: listener.Origin{Turn: 1}, Text: "partial ans"})
+		if isQuit(f.send(press("ctrl+c"))) {
+			t.Fatal("ctrl+c quit during a turn")
+		}
+		if !f.cancel.Cancelled() || f.m.busy {
+			t.Fatal("turn not cancelled")
+		}
+		if got := f.printed(); !strings.Contains(got, "partial ans") || !strings.Contains(got, "⏹ cancelled") {
+			t.Fatalf("printed %q", got)
+		}
+		// A late delta of the cancelled turn is ignored.
+		f.event(listener.AssistantDelta{Origin: listener.Origin{Turn: 1}, Text: "LATE"})
+		f.send(turnDoneMsg{turn: 1, err: &control.CancelledError{}})
+		if strings.Contains(f.m.View().Content, "LATE") || strings.Contains(f.printed(), "LATE") {
+			t.Fatal("late event of a cancelled turn shown")
+		}
+	})
+	t.Run("idle with text clears it", func(t *testing.T) {
+		f := newFixture(t)
+		f.typeText("draft")
+		if isQuit(f.send(press("ctrl+c"))) || !f.m.input.empty() {
+			t.Fatal("did not clear")
+		}
+	})
+	t.Run("idle and empty: twice within 2s quits", func(t *testing.T) {
+		f := newFixture(t)
+		f.send(press("ctrl+c")) // returns the 2s disarm timer: not run here
+		if f.m.quitArm.IsZero() {
+			t.Fatal("first ctrl+c did not arm the quit")
+		}
+		if !strings.Contains(f.m.View().Content, "press ctrl+c again to quit") {
+			t.Fatal("no hint")
+		}
+		f.clock = f.clock.Add(1500 * time.Millisecond)
+		if !isQuit(f.send(press("ctrl+c"))) {
+			t.Fatal("second ctrl+c did not quit")
+		}
+	})
+	t.Run("idle and empty: too slow does not quit", func(t *testing.T) {
+		f := newFixture(t)
+		f.send(press("ctrl+c"))
+		armed := f.m.quitArm
+		f.clock = f.clock.Add(2500 * time.Millisecond)
+		f.send(quitDisarmMsg{armed: armed})
+		f.send(press("ctrl+c"))
+		if !f.m.quitArm.Equal(f.clock) { // armed again rather than quitting
+			t.Fatal("quit after the window")
+		}
+	})
+}
+
+func TestEscAndCtrlD(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.send(press("esc"))
+	if f.cancel.Cancelled() {
+		t.Fatal("esc at idle cancelled something")
+	}
+	f.busy("q")
+	if isQuit(f.send(press("ctrl+d"))) {
+		t.Fatal("ctrl+d quit mid-turn")
+	}
+	f.send(press("esc"))
+	if !f.cancel.Cancelled() || f.m.busy {
+		t.Fatal("esc did not cancel")
+	}
+	if !isQuit(f.send(press("ctrl+d"))) {
+		t.Fatal("ctrl+d on an empty idle input did not quit")
+	}
+}
+
+func TestMidTurnInput(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("first question")
+	f.typeText("look at the tests too")
+	f.send(press("enter"))
+	f.typeText("then summarize")
+	f.send(press("tab"))
+	if len(f.m.pending) != 2 || !f.m.pending[0].inject || f.m.pending[1].inject {
+		t.Fatalf("pending %+v", f.m.pending)
+	}
+	if f.in.Len() != 1 {
+		t.Fatalf("interloper holds %d items, want the inject one only", f.in.Len())
+	}
+	view := ansi.Strip(f.m.View().Content)
+	if !strings.Contains(view, "inject     look at the tests too") || !strings.Contains(view, "after turn then summarize") {
+		t.Fatalf("pending list not shown:\n%s", view)
+	}
+	// The agent takes the inject item: it becomes a mid-turn user message.
+	f.in.Drain()
+	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "look at the tests too", MidLoop: true})
+	if len(f.m.pending) != 1 || !strings.Contains(f.printed(), "↳ look at the tests too") {
+		t.Fatalf("delivery: pending %+v printed %q", f.m.pending, f.printed())
+	}
+	// The turn ends: the after-turn item starts the next turn.
+	cmd := f.send(turnDoneMsg{turn: 1})
+	if cmd == nil || !f.m.busy || f.m.turn != 2 || !strings.Contains(f.printed(), "› then summarize") || len(f.m.pending) != 0 {
+		t.Fatalf("next turn not started: busy %v turn %d printed %q", f.m.busy, f.m.turn, f.printed())
+	}
+}
+
+func TestRecallAndDeletePending(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	f.typeText("one")
+	f.send(press("enter"))
+	f.typeText("two")
+	f.send(press("enter"))
+	f.send(press("up"))
+	if f.m.input.value() != "two" || f.in.Len() != 1 || len(f.m.pending) != 1 {
+		t.Fatalf("recall: input %q interloper %d pending %d", f.m.input.value(), f.in.Len(), len(f.m.pending))
+	}
+	f.send(press("ctrl+c")) // cancels the turn: "one" comes back, after the draft
+	if f.in.Len() != 0 || !strings.Contains(f.m.input.value(), "one") || !strings.Contains(f.m.input.value(), "two") {
+		t.Fatalf("after cancel: input %q interloper %d", f.m.input.value(), f.in.Len())
+	}
+	g := newFixture(t)
+	g.busy("q")
+	g.typeText("drop me")
+	g.send(press("enter"))
+	g.send(press("ctrl+x"))
+	if len(g.m.pending) != 0 || g.in.Len() != 0 || !g.m.input.empty() {
+		t.Fatal("ctrl+x did not delete the queued item")
+	}
+}
+
+func TestPaste(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	big := strings.Repeat("line of pasted text\n", 239) + "last line"
+	f.send(tea.PasteMsg{Content: "short\r\npaste"})
+	f.send(tea.PasteMsg{Content: big})
+	if len(f.m.pending) != 0 {
+		t.Fatal("a paste submitted")
+	}
+	if v := f.m.input.value(); !strings.Contains(v, "short\npaste") || !strings.Contains(v, "[pasted 240 lines #1]") {
+		t.Fatalf("input %q", v)
+	}
+	f.send(press("enter"))
+	if got := f.m.pending[0].text; !strings.HasSuffix(got, big) {
+		t.Fatalf("the paste was not sent whole: %d bytes", len(got))
+	}
+}
+
+func TestResizeRewraps(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	f.event(listener.AssistantDelta{Origin: listener.Origin{Turn: 1}, Text: strings.Repeat("wide 世界 🙂 text ", 30)})
+	f.send(tea.WindowSizeMsg{Width: 40, Height: 20})
+	for _, line := range strings.Split(ansi.Strip(f.m.View().Content), "\n") {
+		if w := ansi.StringWidth(line); w > 40 {
+			t.Fatalf("line of %d cells at width 40: %q", w, line)
+		}
+	}
+}
+
+func TestEscapeSequencesAreInert(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	f.event(listener.AssistantDelta{Origin: listener.Origin{Turn: 1}, Text: "a\x1b]0;pwned\x07b\x1b[2Jc\n\n"})
+	f.event(listener.ToolResult{Origin: listener.Origin{Turn: 1}, Name: "t", Content: "x\x1b]52;c;AAAA\x07"})
+	f.m.details = true
+	f.event(listener.ToolResult{Origin: listener.Origin{Turn: 1}, Name: "t", Content: "y\x1b[H\x1b[2J"})
+	out := strings.Join(f.m.outbox, "\n") + f.m.View().Content
+	for _, bad := range []string{"\x1b]0;", "\x1b[2J", "\x1b]52", "\x07", "\x1b[H"} {
+		if strings.Contains(out, bad) {
+			t.Fatalf("%q reached the terminal", bad)
+		}
+	}
+	if !strings.Contains(ansi.Strip(out), "␛]0;pwned␇") {
+		t.Fatalf("the sequence is not shown visibly: %q", ansi.Strip(out))
+	}
+}
+
+func TestSlashCommands(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.typeText("/st")
+	if !strings.Contains(ansi.Strip(f.m.View().Content), "/steps") {
+		t.Fatal("no completion shown")
+	}
+	f.send(press("tab"))
+	if f.m.input.value() != "/steps " {
+		t.Fatalf("completion %q", f.m.input.value())
+	}
+	f.typeText("3")
+	f.send(press("enter"))
+	if f.m.opts.Agent.StepLimit().Max() != 3 || f.m.busy {
+		t.Fatal("/steps 3")
+	}
+	f.typeText("/model other-model")
+	f.send(press("enter"))
+	if f.m.opts.Agent.Model() != "other-model" {
+		t.Fatal("/model")
+	}
+	f.typeText("/usr/bin is where?")
+	f.send(press("enter"))
+	if !f.m.busy {
+		t.Fatal("a path was taken for a command")
+	}
+	f.send(press("esc"))
+	f.typeText("/nope")
+	f.send(press("enter"))
+	if !strings.Contains(f.m.notice, "unknown command") {
+		t.Fatal(f.m.notice)
+	}
+	f.typeText("/quit")
+	if !isQuit(f.send(press("enter"))) {
+		t.Fatal("/quit")
+	}
+}
+
+func TestErrorsAndNotices(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	o := listener.Origin{Turn: 1}
+	f.event(listener.Retry{Origin: o, Attempt: 1, Wait: 2 * time.Second, Err: errors.New("429 from x")})
+	if !strings.Contains(f.m.View().Content, "retrying in 2s") {
+		t.Fatal("retry state not in the status bar")
+	}
+	f.event(listener.FallbackNotice{Origin: o, Reason: "the agent used its 16 steps"})
+	f.event(listener.AssistantDelta{Origin: listener.Origin{Agent: "synthesizer", Turn: 1}, Text: "best answer"})
+	f.event(listener.Assistant{Origin: listener.Origin{Agent: "synthesizer", Turn: 1}, Text: "best answer", Synthesized: true})
+	f.event(listener.Error{Origin: o, Err: errors.New("boom")})
+	got := f.printed()
+	for _, want := range []string{"↻ attempt 1 failed", "⚠ the agent used its 16 steps", "◆ synthesized answer", "best answer", "✗ boom"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("missing %q in %q", want, got)
+		}
+	}
+}
+
+func TestPrintsInOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	first := f.m.flush() // the user block is in flight
+	f.event(listener.ToolCall{Origin: listener.Origin{Turn: 1}, Name: "read_file", Arguments: "{}"})
+	if first != nil || len(f.m.outbox) == 0 {
+		t.Fatal("a second print started while one was in flight")
+	}
+	f.send(printedMsg{})
+	if len(f.m.outbox) != 0 || !f.m.printing {
+		t.Fatal("the waiting block was not printed after the first")
+	}
+}
