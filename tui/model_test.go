@@ -33,6 +33,9 @@ func newFixture(t *testing.T) *fixture {
 	})
 	dark := true
 	f.m = New(Options{Agent: a, Interloper: f.in, NoColor: true, Dark: &dark, Now: func() time.Time { return f.clock }})
+	// Keep every printed block in the outbox, in order, as the terminal
+	// would have received them: a print is always "in flight".
+	f.m.printing = true
 	f.m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return f
 }
@@ -347,6 +350,7 @@ func TestErrorsAndNotices(t *testing.T) {
 func TestPrintsInOrder(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
+	f.m.printing = false
 	f.busy("q")
 	first := f.m.flush() // the user block is in flight
 	f.event(listener.ToolCall{Origin: listener.Origin{Turn: 1}, Name: "read_file", Arguments: "{}"})

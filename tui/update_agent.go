@@ -130,7 +130,7 @@ func (m *Model) onAssistant(e listener.Assistant) {
 		rest = listener.VisibleString(e.Text)
 	}
 	if e.Synthesized {
-		m.print(m.st.synthesized.Render("◆ synthesized answer") + m.st.hint.Render(" (the step budget ran out · /continue goes on with a fresh budget)"))
+		m.print(m.st.synthesized.Render("◆ synthesized answer") + "\n" + m.noticeBlock(m.st.hint, "  the step budget ran out · /continue goes on with a fresh budget"))
 	}
 	m.print(m.md.render(rest, m.width))
 	if e.Finish == "length" {
