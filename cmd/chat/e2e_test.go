@@ -1,0 +1,215 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// pane is the real binary running in a tmux pane, driven as a person
+// would: keys, pasted text, and what the screen shows.
+type pane struct {
+	t      *testing.T
+	socket string
+	dir    string // the working directory of chat
+	exit   string // file that receives chat's exit status
+}
+
+func needTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (CI installs it: .ci/run)")
+	}
+}
+
+func startTerm(t *testing.T, srv *oaitest.Server, args ...string) *pane {
+	needTmux(t)
+	tm := &pane{t: t, socket: fmt.Sprintf("chat-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")), dir: t.TempDir()}
+	tm.exit = filepath.Join(tm.dir, ".exit-status")
+	home := t.TempDir()
+	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model",
+		home, os.Getenv("PATH"), home, home, srv.BaseURL())
+	script := fmt.Sprintf("cd %s && printf 'MARKER-BEFORE-CHAT\\n' && %s %s %s; echo $? > %s; sleep 600", tm.dir, env, chatBin, strings.Join(args, " "), tm.exit)
+	tm.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "40", script)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	tm.waitFor("Ask anything", 10*time.Second)
+	return tm
+}
+
+func (tm *pane) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (tm *pane) screen() string { return tm.tmux("capture-pane", "-p", "-t", "main", "-S", "-200") }
+
+func (tm *pane) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...) }
+
+func (tm *pane) typeText(s string) { tm.tmux("send-keys", "-t", "main", "-l", s) }
+
+// paste delivers text as a terminal paste (bracketed, as a person's paste).
+func (tm *pane) paste(text string) {
+	f := filepath.Join(tm.t.TempDir(), "paste")
+	if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+		tm.t.Fatal(err)
+	}
+	tm.tmux("load-buffer", "-b", "p", f)
+	tm.tmux("paste-buffer", "-p", "-d", "-b", "p", "-t", "main")
+}
+
+func (tm *pane) waitFor(s string, timeout time.Duration) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		scr := tm.screen()
+		if strings.Contains(scr, s) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%q never appeared; the screen:\n%s", s, scr)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+func (tm *pane) exitStatus(timeout time.Duration) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(tm.exit); err == nil && len(b) > 0 {
+			return strings.TrimSpace(string(b))
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	tm.t.Fatalf("chat did not exit; the screen:\n%s", tm.screen())
+	return ""
+}
+
+func TestTUIAnswersAndQuits(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "Here is **the answer**:\n\n- one\n- two\n"})
+	tm := startTerm(t, srv)
+	tm.typeText("hello there")
+	tm.keys("Enter")
+	scr := tm.waitFor("the answer", 10*time.Second)
+	if !strings.Contains(scr, "› hello there") || !strings.Contains(scr, "• one") {
+		t.Fatalf("the screen:\n%s", scr)
+	}
+	tm.keys("C-c")
+	tm.waitFor("press ctrl+c again to quit", 5*time.Second)
+	tm.keys("C-c")
+	if st := tm.exitStatus(5 * time.Second); st != "0" {
+		t.Fatalf("exit status %s", st)
+	}
+}
+
+func TestTUICancelThenNextTurn(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "The start of a stream that hangs", Piece: 16, Gate: gate, GateAfter: 1},
+		oaitest.Answer{Text: "second turn works"})
+	tm := startTerm(t, srv)
+	tm.typeText("first")
+	tm.keys("Enter")
+	tm.waitFor("The start of a ", 10*time.Second)
+	tm.keys("C-c")
+	select {
+	case <-srv.Hangups():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server never saw the connection close")
+	}
+	tm.waitFor("⏹ cancelled", 5*time.Second)
+	tm.typeText("second")
+	tm.keys("Enter")
+	tm.waitFor("second turn works", 10*time.Second)
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-1].Shape(); got != "system user assistant user" {
+		t.Fatalf("second request %s", got)
+	}
+}
+
+func TestTUITypeDuringSlowTool(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "call_pipe", Name: "read_file", Args: `{"path":"slow.fifo"}`}}},
+		oaitest.Answer{Text: "got both"},
+		oaitest.Answer{Text: "and the queued one"})
+	tm := startTerm(t, srv)
+	fifo := filepath.Join(tm.dir, "slow.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm.typeText("read the pipe")
+	tm.keys("Enter")
+	tm.waitFor("read_file", 10*time.Second) // the tool blocks on the FIFO
+	tm.typeText("also check the tests")
+	tm.keys("Enter")
+	tm.typeText("afterwards, summarize")
+	tm.keys("Tab")
+	tm.waitFor("after turn afterwards, summarize", 5*time.Second)
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = w.WriteString("pipe contents\n")
+	w.Close()
+	tm.waitFor("and the queued one", 10*time.Second)
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := reqs[1].Shape(); got != "system user assistant(call_pipe) tool:call_pipe user" {
+		t.Fatalf("request after the tool: %s", got)
+	}
+	if got := reqs[1].Messages[4].Text(); got != "also check the tests" {
+		t.Fatalf("injected %q", got)
+	}
+	if got := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); got != "afterwards, summarize" {
+		t.Fatalf("queued turn %q", got)
+	}
+}
+
+func TestTUIHugePaste(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "received"})
+	tm := startTerm(t, srv)
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "line %04d of the paste\n", i)
+	}
+	tm.paste(b.String())
+	tm.waitFor("[pasted", 10*time.Second)
+	tm.keys("Enter")
+	tm.waitFor("received", 10*time.Second)
+	got := srv.Requests()[0].Messages[1].Text()
+	if got != strings.TrimRight(b.String(), "\n") && got != b.String() {
+		t.Fatalf("the paste arrived as %d bytes, want %d", len(got), b.Len())
+	}
+}
+
+func TestTUIEscapeSequencesAreInert(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "title\x1b]0;PWNED\x07 clear\x1b[2J\x1b[H done"})
+	tm := startTerm(t, srv)
+	title := tm.tmux("display-message", "-p", "-t", "main", "#{pane_title}")
+	tm.typeText("go")
+	tm.keys("Enter")
+	scr := tm.waitFor("done", 10*time.Second)
+	if !strings.Contains(scr, "MARKER-BEFORE-CHAT") {
+		t.Fatalf("the screen was cleared:\n%s", scr)
+	}
+	if after := tm.tmux("display-message", "-p", "-t", "main", "#{pane_title}"); after != title || strings.Contains(after, "PWNED") {
+		t.Fatalf("title changed from %q to %q", title, after)
+	}
+}
