@@ -27,6 +27,7 @@ test:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./llm ./agent
 	$(GO) test -run='^$$' -bench=Binary -benchtime=10x -count=3 ./cmd/chat
+	$(GO) test -run="^$$" -bench=. -benchmem ./tui
 
 lint: tidy-check
 	$(GO) vet ./...

@@ -63,8 +63,12 @@ type Model struct {
 	started    time.Time
 	steps      int
 	live       liveTurn
-	sanitizer  listener.Sanitizer
-	streamed   bool // the current completion streamed text
+	liveCache  struct {
+		text, style, out string
+		width            int
+	}
+	sanitizer listener.Sanitizer
+	streamed  bool // the current completion streamed text
 	// thoughtShown: its thinking was printed when the answer began.
 	thoughtShown bool
 
@@ -165,7 +169,12 @@ func (m *Model) liveView() string {
 		return ""
 	}
 	if m.live.text != "" {
-		return m.md.render(m.live.text, m.width)
+		// View runs after every message (keys, spinner ticks): render the
+		// tail again only when it changed.
+		if c := &m.liveCache; c.text != m.live.text || c.width != m.width || c.style != m.md.style {
+			c.text, c.width, c.style, c.out = m.live.text, m.width, m.md.style, m.md.render(m.live.text, m.width)
+		}
+		return m.liveCache.out
 	}
 	if m.live.thinking != "" {
 		lines := strings.Split(strings.TrimSpace(wrap(m.live.thinking, m.width-2)), "\n")
