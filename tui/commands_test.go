@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+func TestRetryAndContinue(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.m.opts.Agent.Session()
+	s.AppendInput(session.User("first question"))
+	s.Append(session.Assistant("first answer"))
+	s.AppendInput(session.User("second question"))
+	s.Append(session.Assistant("a bad answer"))
+	f.typeText("/retry")
+	f.send(press("enter"))
+	if !f.m.busy || f.m.lastUser != "second question" {
+		t.Fatalf("retry did not resend: busy %v last %q", f.m.busy, f.m.lastUser)
+	}
+	// History is cut before the question; the turn will append it again.
+	if msgs := s.Messages(); len(msgs) != 2 || msgs[1].Content != "first answer" {
+		t.Fatalf("history after /retry: %d messages", len(msgs))
+	}
+
+	g := newFixture(t)
+	g.typeText("/continue")
+	g.send(press("enter"))
+	if g.m.busy || !strings.Contains(g.m.notice, "follows a synthesized answer") {
+		t.Fatal("/continue without a synthesized answer")
+	}
+	gs := g.m.opts.Agent.Session()
+	gs.AppendInput(session.User("loop"))
+	synth := session.Assistant("synthesized")
+	synth.Synthesized = true
+	gs.Append(synth)
+	g.event(listener.Assistant{Origin: listener.Origin{Agent: "synthesizer", Turn: 1}, Text: "synthesized", Synthesized: true})
+	g.typeText("/continue")
+	g.send(press("enter"))
+	if !g.m.busy || len(gs.Messages()) != 1 {
+		t.Fatalf("/continue: busy %v, %d messages", g.m.busy, len(gs.Messages()))
+	}
+}
+
+func TestHistoryPersists(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "state", "history.jsonl")
+	f := newFixture(t)
+	f.m.input = newInput(path)
+	f.m.input.focus()
+	f.busy("first") // while busy, enter only queues: no turn runs here
+	f.typeText("line one")
+	f.send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}) // a newline inside the input
+	f.typeText("line two")
+	runAll(f.send(press("enter"))) // the history append is a command
+
+	g := newFixture(t)
+	g.m.input = newInput(path)
+	g.m.input.focus()
+	g.send(press("up"))
+	if got := g.m.input.value(); got != "line one\nline two" {
+		t.Fatalf("history recalled %q", got)
+	}
+	g.send(press("down"))
+	if !g.m.input.empty() {
+		t.Fatal("down did not return to the draft")
+	}
+}
+
+func TestFullscreenScrolls(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.m.opts.Fullscreen = true
+	for i := range 60 {
+		f.m.print("block " + strings.Repeat("x", i%5) + string(rune('A'+i%26)))
+	}
+	v := f.m.View()
+	if !v.AltScreen || lineCount(v.Content) != 24 {
+		t.Fatalf("alt %v, %d lines", v.AltScreen, lineCount(v.Content))
+	}
+	before := ansi.Strip(v.Content)
+	f.send(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	after := ansi.Strip(f.m.View().Content)
+	if before == after || !strings.Contains(after, "scrolled") {
+		t.Fatal("pgup did not scroll")
+	}
+}
+
+// runAll runs a command and everything it batches, skipping timers.
+func runAll(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	if b, ok := cmd().(tea.BatchMsg); ok {
+		for _, c := range b {
+			runAll(c)
+		}
+	}
+}
