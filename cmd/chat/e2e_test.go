@@ -54,7 +54,9 @@ func (tm *pane) tmux(args ...string) string {
 
 func (tm *pane) screen() string { return tm.tmux("capture-pane", "-p", "-t", "main", "-S", "-200") }
 
-func (tm *pane) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...) }
+func (tm *pane) keys(keys ...string) {
+	tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
+}
 
 func (tm *pane) typeText(s string) { tm.tmux("send-keys", "-t", "main", "-l", s) }
 
