@@ -74,6 +74,7 @@ type Model struct {
 
 	tokensIn, tokensOut int
 	contextCap          int
+	contextUsed         int // the last request's prompt and answer
 	lastAnswer          string
 	lastSynthesized     bool
 	lastUser            string

@@ -362,3 +362,21 @@ func TestPrintsInOrder(t *testing.T) {
 		t.Fatal("the waiting block was not printed after the first")
 	}
 }
+
+func TestStatusBar(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("q")
+	o := listener.Origin{Turn: 1}
+	f.event(listener.ContextCap{Origin: o, Tokens: 128000})
+	f.event(listener.Usage{Origin: o, Prompt: 1500, Completion: 500, Total: 2000})
+	f.event(listener.Usage{Origin: o, Prompt: 2500, Completion: 100, Total: 2600})
+	f.event(listener.ToolCall{Origin: o, Name: "grep"})
+	f.clock = f.clock.Add(3200 * time.Millisecond)
+	got := ansi.Strip(f.m.statusView())
+	for _, want := range []string{"test-model", "steps 1/16", "↑4.0k ↓600", "ctx 2.6k/128k", "running grep 3.2s"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("status %q lacks %q", got, want)
+		}
+	}
+}

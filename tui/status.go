@@ -16,7 +16,7 @@ func (m *Model) statusView() string {
 		parts = append(parts, fmt.Sprintf("↑%s ↓%s", human(m.tokensIn), human(m.tokensOut)))
 	}
 	if m.contextCap > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.lastPrompt()), human(m.contextCap)))
+		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.contextUsed), human(m.contextCap)))
 	}
 	if m.busy {
 		state := m.live.state
@@ -28,8 +28,6 @@ func (m *Model) statusView() string {
 	}
 	return m.st.status.Render(truncateWidth(strings.Join(parts, " · "), m.width))
 }
-
-func (m *Model) lastPrompt() int { return m.tokensIn }
 
 func (m *Model) elapsed() string {
 	d := m.now().Sub(m.started)

@@ -100,6 +100,9 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.Usage:
 		m.tokensIn += e.Prompt
 		m.tokensOut += e.Completion
+		if e.Agent == "" { // the synthesizer's request is not this conversation
+			m.contextUsed = e.Prompt + e.Completion
+		}
 	case listener.ContextCap:
 		m.contextCap = e.Tokens
 	case listener.FallbackNotice:

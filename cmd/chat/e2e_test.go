@@ -30,12 +30,17 @@ func needTmux(t *testing.T) {
 }
 
 func startTerm(t *testing.T, srv *oaitest.Server, args ...string) *pane {
+	return startTermEnv(t, srv, "", args...)
+}
+
+// startTermEnv starts chat with extra environment ("K=V K2=V2").
+func startTermEnv(t *testing.T, srv *oaitest.Server, extraEnv string, args ...string) *pane {
 	needTmux(t)
 	tm := &pane{t: t, socket: fmt.Sprintf("chat-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")), dir: t.TempDir()}
 	tm.exit = filepath.Join(tm.dir, ".exit-status")
 	home := t.TempDir()
-	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model",
-		home, os.Getenv("PATH"), home, home, srv.BaseURL())
+	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s",
+		home, os.Getenv("PATH"), home, home, srv.BaseURL(), extraEnv)
 	script := fmt.Sprintf("cd %s && printf 'MARKER-BEFORE-CHAT\\n' && %s %s %s; echo $? > %s; sleep 600", tm.dir, env, chatBin, strings.Join(args, " "), tm.exit)
 	tm.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "40", script)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
@@ -213,5 +218,27 @@ func TestTUIEscapeSequencesAreInert(t *testing.T) {
 	}
 	if after := tm.tmux("display-message", "-p", "-t", "main", "#{pane_title}"); after != title || strings.Contains(after, "PWNED") {
 		t.Fatalf("title changed from %q to %q", title, after)
+	}
+}
+
+func TestTUIEditorAndHistory(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})
+	editor := filepath.Join(t.TempDir(), "editor.sh")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nprintf 'written in the editor' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTermEnv(t, srv, "EDITOR="+editor)
+	tm.typeText("question one")
+	tm.keys("Enter")
+	tm.waitFor("first answer", 10*time.Second)
+	tm.keys("Up")
+	tm.waitFor("› question one", 5*time.Second)
+	tm.keys("C-g")
+	tm.waitFor("› written in the editor", 5*time.Second)
+	tm.keys("Enter")
+	tm.waitFor("second answer", 10*time.Second)
+	if got := srv.Requests()[1].Messages[3].Text(); got != "written in the editor" {
+		t.Fatalf("sent %q", got)
 	}
 }
