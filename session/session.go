@@ -13,9 +13,13 @@ var ErrNotFound = errors.New("message not found")
 // is meant to change from one goroutine at a time (the agent during a turn,
 // the host between turns).
 type Session struct {
-	mu    sync.Mutex
-	msgs  []Message
-	hooks []func(Message)
+	mu         sync.Mutex
+	msgs       []Message
+	hooks      []func(Message)
+	inputHooks []func(Message)
+	// revision counts changes that are not appends (mutators, healing,
+	// pruning): a store that saw the same revision may just append.
+	revision int
 }
 
 // New returns a session seeded with msgs (copied as is; see PruneOrphans
@@ -62,11 +66,31 @@ func (s *Session) Append(msgs ...Message) {
 	}
 }
 
-// AppendInput adds a user or system message; no hook fires.
+// OnInput registers f to see each user or system message as it is added
+// (a store writes them when sent). OnMessage hooks do not see inputs.
+func (s *Session) OnInput(f func(Message)) *Session {
+	s.mu.Lock()
+	s.inputHooks = append(s.inputHooks, f)
+	s.mu.Unlock()
+	return s
+}
+
+// AppendInput adds a user or system message; OnMessage hooks do not fire.
 func (s *Session) AppendInput(m Message) {
 	s.mu.Lock()
 	s.msgs = append(s.msgs, m)
+	hooks := s.inputHooks
 	s.mu.Unlock()
+	for _, h := range hooks {
+		h(m)
+	}
+}
+
+// Revision changes whenever history changes other than by appending.
+func (s *Session) Revision() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.revision
 }
 
 // Heal fills orphan tool calls with placeholders (no hook fires) and
@@ -76,13 +100,19 @@ func (s *Session) Heal() []string {
 	defer s.mu.Unlock()
 	var filled []string
 	s.msgs, filled = FillOrphans(s.msgs)
+	if len(filled) > 0 {
+		s.revision++
+	}
 	return filled
 }
 
 // Prune drops broken exchanges but the pending calls of the resume boundary.
 func (s *Session) Prune() {
 	s.mu.Lock()
-	s.msgs = PruneOrphans(s.msgs)
+	if pruned := PruneOrphans(s.msgs); len(pruned) != len(s.msgs) {
+		s.msgs = pruned
+		s.revision++
+	}
 	s.mu.Unlock()
 }
 
@@ -110,6 +140,7 @@ func (s *Session) Update(id string, edit func(*Message)) error {
 		}
 		s.msgs[i] = m
 		s.msgs = dropResults(s.msgs, gone)
+		s.revision++
 		return nil
 	}
 	return fmt.Errorf("update %s: %w", id, ErrNotFound)
@@ -126,6 +157,7 @@ func (s *Session) UpdateToolResult(callID string, edit func(*Message)) error {
 			edit(&m)
 			m.ID, m.Role, m.ToolCallID, m.Name = s.msgs[i].ID, RoleTool, callID, s.msgs[i].Name
 			s.msgs[i] = m
+			s.revision++
 			return nil
 		}
 	}
@@ -150,6 +182,7 @@ func (s *Session) Remove(id string) error {
 			ids = append(ids, c.ID)
 		}
 		s.msgs = dropResults(s.msgs, ids)
+		s.revision++
 		return nil
 	}
 	return fmt.Errorf("remove %s: %w", id, ErrNotFound)
@@ -188,6 +221,7 @@ func (s *Session) TruncateAt(id string) ([]Message, error) {
 		}
 		gone := append([]Message(nil), s.msgs[i:]...)
 		s.msgs = s.msgs[:i:i]
+		s.revision++
 		return gone, nil
 	}
 	return nil, fmt.Errorf("truncate at %s: %w", id, ErrNotFound)
@@ -197,6 +231,7 @@ func (s *Session) TruncateAt(id string) ([]Message, error) {
 func (s *Session) SetSystem(text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.revision++
 	if len(s.msgs) > 0 && s.msgs[0].Role == RoleSystem {
 		s.msgs[0].Content = text
 		return

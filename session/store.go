@@ -1,0 +1,414 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// SchemaVersion is the version of the session file format written here.
+const SchemaVersion = 1
+
+// ErrNoSession is returned when no stored session matches.
+var ErrNoSession = errors.New("no such session")
+
+// Header is the first line of a session file.
+type Header struct {
+	Type          string          `json:"type"` // "header"
+	SchemaVersion int             `json:"schema_version"`
+	ID            string          `json:"id"`
+	Created       time.Time       `json:"created"`
+	Dir           string          `json:"cwd"`
+	Model         string          `json:"model,omitempty"`
+	Agent         json.RawMessage `json:"agent,omitempty"` // the agent definition snapshot
+}
+
+// line is one message line of a session file.
+type line struct {
+	Type string `json:"type"` // "message"
+	Message
+}
+
+// Store keeps sessions as JSON-lines files in Dir (mode 0700), one file
+// per session (mode 0600): a header line, then a line per message,
+// appended and fsynced as each is produced. Nothing else is written: no
+// API key or header of a request ever reaches the file.
+type Store struct{ Dir string }
+
+// DefaultDir is $XDG_DATA_HOME/chat/sessions (~/.local/share/… without it).
+func DefaultDir(getenv func(string) string) string {
+	dir := getenv("XDG_DATA_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = "."
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(dir, "chat", "sessions")
+}
+
+func (st Store) path(id string) string { return filepath.Join(st.Dir, id+".jsonl") }
+
+// Create starts a new session file and returns its writer.
+func (st Store) Create(h Header) (*Writer, error) {
+	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("session store: %w", err)
+	}
+	h.Type, h.SchemaVersion = "header", SchemaVersion
+	if h.ID == "" {
+		h.ID = NewID()
+	}
+	if h.Created.IsZero() {
+		h.Created = time.Now().UTC()
+	}
+	w := &Writer{path: st.path(h.ID), header: h}
+	if err := w.rewrite(nil); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Continue opens the file of a loaded session for appending; msgs is the
+// history as loaded (and pruned) into s.
+func (st Store) Continue(l Loaded, s *Session) (*Writer, error) {
+	w := &Writer{path: l.Path, header: l.Header, count: -1}
+	// The history may differ from the file (pruned, torn line dropped):
+	// the first Sync rewrites it once.
+	w.rev = s.Revision()
+	return w, nil
+}
+
+// Writer appends one session's messages to its file.
+type Writer struct {
+	mu     sync.Mutex
+	path   string
+	header Header
+	f      *os.File
+	count  int // messages in the file; -1 when the file must be rewritten
+	rev    int // the session revision the file matches
+	err    error
+}
+
+// ID is the session's id.
+func (w *Writer) ID() string { return w.header.ID }
+
+// Path is the session file.
+func (w *Writer) Path() string { return w.path }
+
+// Attach saves s as it changes: every input and every produced message is
+// written (and fsynced) when it is added. Call Sync after operations that
+// are not appends (healing, mutators) when they are done.
+func (w *Writer) Attach(s *Session) {
+	save := func(Message) { _ = w.Sync(s) }
+	s.OnInput(save)
+	s.OnMessage(save)
+}
+
+// Sync makes the file equal to s: it appends what is new, or rewrites the
+// file atomically when history changed otherwise.
+func (w *Writer) Sync(s *Session) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	msgs, rev := s.Messages(), s.Revision()
+	if w.count >= 0 && rev == w.rev && len(msgs) >= w.count {
+		if err := w.append(msgs[w.count:]); err != nil {
+			w.err = err
+			return err
+		}
+	} else if err := w.rewrite(msgs); err != nil {
+		w.err = err
+		return err
+	}
+	w.count, w.rev = len(msgs), rev
+	return nil
+}
+
+// Err is the last write error (a full disk, say), nil when all is saved.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// Close closes the file.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil {
+		return nil
+	}
+	err := w.f.Close()
+	w.f = nil
+	return err
+}
+
+func (w *Writer) append(msgs []Message) error {
+	if len(msgs) == 0 {
+		return nil
+	}
+	if w.f == nil {
+		f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("session %s: %w", w.path, err)
+		}
+		w.f = f
+	}
+	var buf bytes.Buffer
+	for _, m := range msgs {
+		if err := encodeLine(&buf, line{Type: "message", Message: m}); err != nil {
+			return err
+		}
+	}
+	if _, err := w.f.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("session %s: %w", w.path, err)
+	}
+	return w.f.Sync()
+}
+
+// rewrite replaces the file atomically: temp file, fsync, rename, fsync of
+// the directory. A crash leaves either the old file or the new one.
+func (w *Writer) rewrite(msgs []Message) error {
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
+	dir := filepath.Dir(w.path)
+	tmp, err := os.CreateTemp(dir, ".tmp-*.jsonl")
+	if err != nil {
+		return fmt.Errorf("session store: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
+	var buf bytes.Buffer
+	if err := encodeLine(&buf, w.header); err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		if err := encodeLine(&buf, line{Type: "message", Message: m}); err != nil {
+			return err
+		}
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("session %s: %w", w.path, err)
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), w.path); err != nil {
+		return fmt.Errorf("session %s: %w", w.path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func encodeLine(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v) // Encode ends the line
+}
+
+// Loaded is a session read from disk.
+type Loaded struct {
+	Path     string
+	Header   Header
+	Messages []Message
+	// Warnings name what was dropped (a torn last line, a garbled line).
+	Warnings []string
+}
+
+// Load reads a session file. A partially written last line (a crash, a
+// full disk) is dropped with a warning; a garbled line elsewhere is
+// skipped with a warning naming it; nothing else is lost. An unknown
+// schema version and a message without an id are errors.
+func Load(path string) (Loaded, error) {
+	l := Loaded{Path: path}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return l, err
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	torn := len(data) > 0 && data[len(data)-1] != '\n'
+	if !torn {
+		lines = lines[:len(lines)-1] // the empty piece after the final newline
+	}
+	if len(lines) == 0 {
+		return l, fmt.Errorf("%s: empty session file", path)
+	}
+	if err := json.Unmarshal(lines[0], &l.Header); err != nil || l.Header.Type != "header" {
+		return l, fmt.Errorf("%s: line 1 is not a session header", path)
+	}
+	if l.Header.SchemaVersion != SchemaVersion {
+		return l, fmt.Errorf("%s: schema version %d is not one this chat reads (it reads %d); use a newer chat", path, l.Header.SchemaVersion, SchemaVersion)
+	}
+	l.Messages = make([]Message, 0, len(lines)-1)
+	for i, raw := range lines[1:] {
+		n := i + 2
+		var ln line
+		if err := json.Unmarshal(raw, &ln); err != nil || ln.Type != "message" {
+			if torn && n == len(lines) {
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s: dropped a partially written last line (%d bytes); everything before it is kept", path, len(raw)))
+			} else {
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s line %d: not a message, skipped (%s)", path, n, clip(string(raw), 60)))
+			}
+			continue
+		}
+		if ln.ID == "" {
+			return l, fmt.Errorf("%s line %d: a message without an id; refusing to make one up", path, n)
+		}
+		l.Messages = append(l.Messages, ln.Message)
+	}
+	return l, nil
+}
+
+// Info describes a stored session for listing.
+type Info struct {
+	ID       string    `json:"id"`
+	Path     string    `json:"path"`
+	Dir      string    `json:"cwd"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Title    string    `json:"title"`
+	Messages int       `json:"messages"`
+}
+
+// List returns the stored sessions, most recently updated first.
+func (st Store) List() ([]Info, error) {
+	paths, err := filepath.Glob(filepath.Join(st.Dir, "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Info, 0, len(paths))
+	for _, p := range paths {
+		if info, err := readInfo(p); err == nil {
+			out = append(out, info)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out, nil
+}
+
+// readInfo reads the header, counts the lines and takes the title from
+// the first user message, without decoding every message.
+func readInfo(path string) (Info, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Info{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Info{}, err
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	first, err := r.ReadBytes('\n')
+	var h Header
+	if err != nil || json.Unmarshal(first, &h) != nil || h.Type != "header" {
+		return Info{}, fmt.Errorf("%s: not a session file", path)
+	}
+	info := Info{ID: h.ID, Path: path, Dir: h.Dir, Created: h.Created, Updated: st.ModTime()}
+	for {
+		raw, err := r.ReadBytes('\n')
+		if len(raw) > 0 && raw[len(raw)-1] == '\n' {
+			info.Messages++
+			if info.Title == "" && bytes.Contains(raw, []byte(`"role":"user"`)) {
+				var ln line
+				if json.Unmarshal(raw, &ln) == nil && ln.Role == RoleUser {
+					info.Title = Title(ln.Content)
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return info, err
+		}
+	}
+	return info, nil
+}
+
+// Title is a session's short title, from its first user message.
+func Title(text string) string {
+	t := strings.Join(strings.Fields(text), " ")
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:59]) + "…"
+	}
+	return t
+}
+
+// Find returns the session whose id is id or starts with it; an ambiguous
+// prefix is an error that lists the candidates.
+func (st Store) Find(prefix string) (Info, error) {
+	all, err := st.List()
+	if err != nil {
+		return Info{}, err
+	}
+	var match []Info
+	for _, s := range all {
+		if s.ID == prefix {
+			return s, nil
+		}
+		if strings.HasPrefix(s.ID, prefix) {
+			match = append(match, s)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return Info{}, fmt.Errorf("%w %q in %s; chat sessions list shows them", ErrNoSession, prefix, st.Dir)
+	case 1:
+		return match[0], nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q matches %d sessions; give more of the id:", prefix, len(match))
+	for _, s := range match {
+		fmt.Fprintf(&b, "\n  %s  %s", s.ID, s.Title)
+	}
+	return Info{}, errors.New(b.String())
+}
+
+// Latest is the most recently updated session started in dir.
+func (st Store) Latest(dir string) (Info, error) {
+	all, err := st.List()
+	if err != nil {
+		return Info{}, err
+	}
+	for _, s := range all {
+		if s.Dir == dir {
+			return s, nil
+		}
+	}
+	return Info{}, fmt.Errorf("%w for %s yet; chat sessions list shows the others", ErrNoSession, dir)
+}
+
+// Remove deletes a session file.
+func (st Store) Remove(id string) error {
+	return os.Remove(st.path(id))
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}

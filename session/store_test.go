@@ -1,0 +1,200 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// everyKind is one message of each type with every field set.
+func everyKind() []Message {
+	call := ToolCall{ID: "call_1", Name: "read_file", Arguments: `{"path":"a.go"}`}
+	a := Assistant("Let me look.", call)
+	a.Reasoning, a.Usage, a.Finish = "thinking…", &Usage{Prompt: 10, Completion: 5, Total: 15}, "tool_calls"
+	partial := Assistant("cut sho")
+	partial.Interrupted = true
+	synth := Assistant("synthesized")
+	synth.Synthesized = true
+	msgs := []Message{
+		System("be brief"),
+		User("what is in a.go? 世界 🙂", FilePart{MediaType: "image/png", Filename: "x.png", Data: []byte{0x89, 'P', 'N', 'G'}}),
+		a,
+		ToolError(call, "Error: no such file", "execution_error"),
+		partial, User("go on"), synth,
+	}
+	for i := range msgs {
+		msgs[i].Time = msgs[i].Time.Round(0).UTC()
+	}
+	return msgs
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	w, err := st.Create(Header{Dir: "/work/x", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	w.Attach(s)
+	want := everyKind()
+	for _, m := range want {
+		if m.Role == RoleAssistant || m.Role == RoleTool {
+			s.Append(m)
+		} else {
+			s.AppendInput(m)
+		}
+	}
+	l, err := Load(w.Path())
+	if err != nil || len(l.Warnings) > 0 {
+		t.Fatal(err, l.Warnings)
+	}
+	if !reflect.DeepEqual(l.Messages, want) {
+		t.Fatalf("round trip differs:\n%+v\n%+v", l.Messages, want)
+	}
+	if l.Header.ID != w.ID() || l.Header.Dir != "/work/x" || l.Header.SchemaVersion != SchemaVersion {
+		t.Fatalf("header %+v", l.Header)
+	}
+	for path, mode := range map[string]os.FileMode{st.Dir: 0o700, w.Path(): 0o600} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != mode {
+			t.Fatalf("%s mode %v, want %v", path, fi.Mode().Perm(), mode)
+		}
+	}
+	// A mutation rewrites; an append after it appends again.
+	if _, err := s.TruncateAt(want[5].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Sync(s); err != nil {
+		t.Fatal(err)
+	}
+	s.AppendInput(User("after the rewrite"))
+	l, _ = Load(w.Path())
+	if len(l.Messages) != 6 || l.Messages[5].Content != "after the rewrite" {
+		t.Fatalf("after rewrite: %d messages", len(l.Messages))
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(st.Dir, ".tmp-*")); len(leftovers) > 0 {
+		t.Fatalf("temp files left: %v", leftovers)
+	}
+}
+
+func TestLoadDamagedFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	header := `{"type":"header","schema_version":1,"id":"s1","created":"2026-11-22T00:00:00Z","cwd":"/x"}` + "\n"
+	msg := func(id, role, content string) string {
+		b, _ := json.Marshal(line{Type: "message", Message: Message{ID: id, Role: Role(role), Content: content}})
+		return string(b) + "\n"
+	}
+	tests := []struct {
+		name, content string
+		messages      int
+		warning, err  string
+	}{
+		{"torn last line", header + msg("1", "user", "hi") + msg("2", "assistant", "hello")[:20], 1, "partially written last line", ""},
+		{"garbage in the middle", header + msg("1", "user", "hi") + "{not json\n" + msg("2", "assistant", "hello"), 2, "line 3: not a message", ""},
+		{"unknown schema", strings.Replace(header, `"schema_version":1`, `"schema_version":7`, 1), 0, "", "schema version 7"},
+		{"no id", header + `{"type":"message","role":"user","content":"x"}` + "\n", 0, "", "without an id"},
+		{"not a session", "hello\n", 0, "", "not a session header"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := write(strings.ReplaceAll(tt.name, " ", "-")+".jsonl", tt.content)
+			l, err := Load(p)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) || !strings.Contains(err.Error(), p) {
+					t.Fatalf("err %v", err)
+				}
+				return
+			}
+			if err != nil || len(l.Messages) != tt.messages || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], tt.warning) || !strings.Contains(l.Warnings[0], p) {
+				t.Fatalf("%v %d %v", err, len(l.Messages), l.Warnings)
+			}
+		})
+	}
+}
+
+func TestListFindLatest(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: t.TempDir()}
+	mk := func(id, dir, first string, age time.Duration) {
+		w, err := st.Create(Header{ID: id, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := New()
+		w.Attach(s)
+		s.AppendInput(User(first))
+		s.Append(Assistant("ok"))
+		old := time.Now().Add(-age)
+		_ = os.Chtimes(w.Path(), old, old)
+	}
+	mk("0195-aaaa", "/p/one", "first question in one, which is long enough to be cut when it becomes a title", time.Hour)
+	mk("0195-aabb", "/p/one", "newer in one", time.Minute)
+	mk("0196-cccc", "/p/two", "in two", 0)
+	all, err := st.List()
+	if err != nil || len(all) != 3 || all[0].ID != "0196-cccc" || all[2].Messages != 2 || !strings.HasSuffix(all[2].Title, "…") {
+		t.Fatalf("%v %+v", err, all)
+	}
+	if got, _ := st.Latest("/p/one"); got.ID != "0195-aabb" {
+		t.Fatalf("latest %+v", got)
+	}
+	if _, err := st.Find("0195-aa"); err == nil || !strings.Contains(err.Error(), "matches 2 sessions") {
+		t.Fatalf("ambiguous: %v", err)
+	}
+	if got, err := st.Find("0196"); err != nil || got.ID != "0196-cccc" {
+		t.Fatal(got, err)
+	}
+	if _, err := st.Find("zz"); !errors.Is(err, ErrNoSession) {
+		t.Fatal(err)
+	}
+}
+
+// FuzzMutators applies random mutations to a valid history and checks the
+// invariant holds after each.
+func FuzzMutators(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6})
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		var msgs []Message
+		for i := range 6 {
+			c1, c2 := ToolCall{ID: "a" + string(rune('0'+i)), Name: "t"}, ToolCall{ID: "b" + string(rune('0'+i)), Name: "t"}
+			msgs = append(msgs, User("u"), Assistant("", c1, c2), ToolResult(c1, "r"), ToolResult(c2, "r"), Assistant("done"))
+		}
+		s := New(msgs...)
+		for _, op := range ops {
+			cur := s.Messages()
+			if len(cur) == 0 {
+				return
+			}
+			m := cur[int(op>>3)%len(cur)]
+			switch op % 4 {
+			case 0:
+				_ = s.Remove(m.ID)
+			case 1:
+				_ = s.Update(m.ID, func(x *Message) {
+					if len(x.ToolCalls) > 0 {
+						x.ToolCalls = x.ToolCalls[:len(x.ToolCalls)-1]
+					}
+				})
+			case 2:
+				_, _ = s.TruncateAt(m.ID)
+			case 3:
+				_ = s.UpdateToolResult(m.ToolCallID, func(x *Message) { x.Content = "new" })
+			}
+			if err := Validate(s.Messages(), false); err != nil {
+				t.Fatalf("after op %d on %s: %v", op%4, m.Role, err)
+			}
+		}
+	})
+}
