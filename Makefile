@@ -28,6 +28,7 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./llm ./agent
 	$(GO) test -run='^$$' -bench=Binary -benchtime=10x -count=3 ./cmd/chat
 	$(GO) test -run="^$$" -bench=. -benchmem ./tui
+	$(GO) test -run="^$$" -bench=Load10000 -benchmem ./session
 
 lint: tidy-check
 	$(GO) vet ./...
@@ -45,6 +46,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzAssembler$$' -fuzztime=$(FUZZTIME) ./llm
 	$(GO) test -run='^$$' -fuzz='^FuzzRepair$$' -fuzztime=$(FUZZTIME) ./session
 	$(GO) test -run='^$$' -fuzz='^FuzzFillOrphans$$' -fuzztime=$(FUZZTIME) ./session
+	$(GO) test -run='^$$' -fuzz='^FuzzMutators$$' -fuzztime=$(FUZZTIME) ./session
 	$(GO) test -run='^$$' -fuzz='^FuzzSanitize$$' -fuzztime=$(FUZZTIME) ./listener
 
 clean:

@@ -118,6 +118,14 @@ func (a *Agent) NewSession() *session.Session {
 	return s
 }
 
+// SetSession switches to another history (a resumed one). Call it between
+// turns.
+func (a *Agent) SetSession(s *session.Session) {
+	a.cfgMu.Lock()
+	a.o.Session = s
+	a.cfgMu.Unlock()
+}
+
 // SetSystem replaces the system prompt of this and later sessions.
 func (a *Agent) SetSystem(text string) {
 	a.cfgMu.Lock()
@@ -141,6 +149,13 @@ func (a *Agent) Run(ctx context.Context, text string, files ...session.FilePart)
 	}
 	return a.turn(ctx, func(t *turn) error {
 		t.request = text
+		// Calls left pending by an earlier turn or process (the resume
+		// boundary) run first: their results must precede a new message.
+		if pending := session.PendingCalls(t.sess.Messages()); len(pending) > 0 {
+			if err := t.runTools(pending); err != nil {
+				return err
+			}
+		}
 		t.appendUser(session.User(text, files...), false)
 		return t.loop()
 	})

@@ -449,3 +449,16 @@ func TestCancelledContextCancelsTheTurn(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestRunAfterLoadRunsPendingCallsFirst(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, []tool.Tool{newEcho("echo")}, oaitest.Answer{Text: "answered"})
+	call := session.ToolCall{ID: "p1", Name: "echo", Arguments: `{"text":"x"}`}
+	for _, m := range session.PruneOrphans([]session.Message{session.User("do it"), session.Assistant("", call)}) {
+		r.agent.Session().AppendInput(m)
+	}
+	if _, err := r.agent.Run(context.Background(), "and then?"); err != nil {
+		t.Fatal(err)
+	}
+	wantShapes(t, r, "system user assistant(p1) tool:p1 user")
+}

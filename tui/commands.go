@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 )
 
@@ -26,6 +27,9 @@ var commands = []command{
 	{"/system", "[TEXT]", "show or replace the system prompt", true},
 	{"/copy", "", "copy the last answer to the clipboard (OSC 52)", false},
 	{"/retry", "", "ask for the last answer again", true},
+	{"/undo", "", "remove the last question and its answer", true},
+	{"/sessions", "", "list saved sessions", false},
+	{"/resume", "ID", "switch to a saved session", true},
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
 }
@@ -103,7 +107,10 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/help":
 		m.print(m.helpBlock())
 	case "/new":
-		a.NewSession()
+		s := a.NewSession()
+		if m.opts.Sessions != nil {
+			m.opts.Sessions.Started(s)
+		}
 		m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
 	case "/model":
@@ -158,6 +165,12 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		return tea.SetClipboard(m.lastAnswer), true
 	case "/retry":
 		return m.retry(), true
+	case "/undo":
+		m.undo()
+	case "/sessions":
+		m.listSessions()
+	case "/resume":
+		m.resume(arg)
 	case "/continue":
 		return m.continueTurn(), true
 	case "/quit":
@@ -169,21 +182,96 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// retry drops the last exchange from history and sends its question again.
-func (m *Model) retry() tea.Cmd {
-	msgs := m.opts.Agent.Session().Messages()
+// dropLastExchange removes the last user message and all after it, and
+// returns that message.
+func (m *Model) dropLastExchange() (session.Message, bool) {
+	s := m.opts.Agent.Session()
+	msgs := s.Messages()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == session.RoleUser {
-			if _, err := m.opts.Agent.Session().TruncateAt(msgs[i].ID); err != nil {
+			if _, err := s.TruncateAt(msgs[i].ID); err != nil {
 				m.notice = err.Error()
-				return nil
+				return session.Message{}, false
 			}
-			m.print(m.noticeBlock(m.st.notice, "↻ retrying the last question"))
-			return m.startTurn(msgs[i].Content)
+			m.saveSession()
+			return msgs[i], true
 		}
 	}
-	m.notice = "nothing to retry yet"
-	return nil
+	return session.Message{}, false
+}
+
+// retry drops the last exchange from history and sends its question again.
+func (m *Model) retry() tea.Cmd {
+	last, ok := m.dropLastExchange()
+	if !ok {
+		m.notice = "nothing to retry yet"
+		return nil
+	}
+	m.print(m.noticeBlock(m.st.notice, "↻ retrying the last question"))
+	return m.startTurn(last.Content)
+}
+
+// undo drops the last exchange and puts its question back in the input.
+func (m *Model) undo() {
+	last, ok := m.dropLastExchange()
+	if !ok {
+		m.notice = "nothing to undo"
+		return
+	}
+	m.print(m.noticeBlock(m.st.notice, "⤺ removed the last question and its answer"))
+	if m.input.empty() {
+		m.input.set(last.Content)
+	}
+}
+
+func (m *Model) listSessions() {
+	if m.opts.Sessions == nil {
+		m.notice = "sessions are not being saved in this run"
+		return
+	}
+	all, err := m.opts.Sessions.List()
+	if err != nil {
+		m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
+		return
+	}
+	var b strings.Builder
+	b.WriteString(fmt.Sprintf("%d saved sessions (/resume ID switches):", len(all)))
+	for i, s := range all {
+		if i == 20 {
+			b.WriteString(fmt.Sprintf("\n  … and %d more (chat sessions list)", len(all)-20))
+			break
+		}
+		b.WriteString(fmt.Sprintf("\n  %s  %3d msgs  %s", s.ID[:13], s.Messages, truncateWidth(listener.VisibleString(s.Title), m.width-30)))
+	}
+	m.print(m.noticeBlock(m.st.notice, b.String()))
+}
+
+func (m *Model) resume(prefix string) {
+	if m.opts.Sessions == nil || prefix == "" {
+		m.notice = "/resume ID switches to a saved session; /sessions lists them"
+		return
+	}
+	s, err := m.opts.Sessions.Open(prefix)
+	if err != nil {
+		m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
+		return
+	}
+	m.opts.Agent.SetSession(s)
+	m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
+	msgs := s.Messages()
+	m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("── resumed a session of %d messages ──", len(msgs))))
+	// Show where it stopped: the last question and what followed.
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser {
+			m.print(m.userBlock(listener.VisibleString(msgs[i].Content), false))
+			for _, x := range msgs[i+1:] {
+				if x.Role == session.RoleAssistant && x.Content != "" {
+					m.print(m.md.render(listener.VisibleString(x.Content), m.width))
+				}
+			}
+			break
+		}
+	}
 }
 
 // continueTurn replaces a synthesized answer by more work: the answer is

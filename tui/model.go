@@ -12,6 +12,7 @@ import (
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 )
 
 // Options wires the TUI to an agent.
@@ -29,6 +30,19 @@ type Options struct {
 	Dark *bool
 	// Now is the clock (tests fix it).
 	Now func() time.Time
+	// Sessions saves and switches sessions (nil: nothing is saved).
+	Sessions SessionHost
+}
+
+// SessionHost is what the TUI needs of session storage.
+type SessionHost interface {
+	// Changed saves a change that was not an append (healing, /undo).
+	Changed(s *session.Session)
+	// Started saves a fresh session from now on (/new).
+	Started(s *session.Session)
+	List() ([]session.Info, error)
+	// Open loads a stored session by id prefix, ready to continue.
+	Open(prefix string) (*session.Session, error)
 }
 
 // pendingItem is text sent while a turn runs, not yet delivered.

@@ -149,6 +149,7 @@ func (m *Model) onAssistant(e listener.Assistant) {
 // onTurnDone ends a turn. Input that arrived too late for the agent, and
 // what was queued for after the turn, starts the next turn.
 func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
+	m.saveSession() // healing placeholders are not appends
 	if msg.turn <= m.ignoreUpTo {
 		return nil // cancelled at the keyboard; already ended
 	}
@@ -180,4 +181,13 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 		return nil
 	}
 	return m.startTurn(strings.Join(next, "\n\n"))
+}
+
+// saveSession asks the host to write what changed other than by appends.
+// The write happens in the host's store; it is a quick fsync of a small
+// file or, after a mutation, an atomic rewrite.
+func (m *Model) saveSession() {
+	if m.opts.Sessions != nil {
+		m.opts.Sessions.Changed(m.opts.Agent.Session())
+	}
 }

@@ -57,11 +57,21 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 		case <-done:
 		}
 	}()
-	a, err := newAgent(ctx, d, cfg, ls, cancel, nil)
+	host, err := newSessionHost(d, o, cfg.Model)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	sess, err := host.open(o)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	defer host.close()
+	a, err := newAgent(ctx, d, cfg, sess, ls, cancel, nil)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	_, err = a.Run(ctx, prompt)
+	host.save(sess) // healing placeholders and the like are not appends
 	switch {
 	case errors.Is(err, control.ErrCancelled):
 		return &exitError{code: 130}

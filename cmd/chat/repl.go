@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -20,7 +21,16 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config) err
 	}
 	ls := listener.NewList()
 	interloper := control.NewInterloper()
-	a, err := newAgent(ctx, d, cfg, ls, control.NewCancellable(nil), interloper)
+	host, err := newSessionHost(d, o, cfg.Model)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	sess, err := host.open(o)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	defer host.close()
+	a, err := newAgent(ctx, d, cfg, sess, ls, control.NewCancellable(nil), interloper)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -33,9 +43,13 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config) err
 		HistoryPath: historyPath(d.getenv),
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
+		Sessions:    host,
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return &exitError{code: 1, err: err}
+	}
+	if id := host.id(); id != "" && a.Session().Len() > 1 {
+		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", id[:13])
 	}
 	return nil
 }

@@ -58,6 +58,10 @@ type rootOptions struct {
 	maxSteps               int
 	noStream               bool
 	fullscreen             bool
+
+	cont   bool
+	resume string
+	noSave bool
 }
 
 func newRootCmd(d deps) *cobra.Command {
@@ -98,8 +102,11 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.IntVar(&o.maxSteps, "max-steps", config.DefaultMaxSteps, "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
 	f.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers instead of streams")
 	f.BoolVar(&o.fullscreen, "fullscreen", false, "use the whole screen (alternate screen) instead of the inline REPL")
+	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
+	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
+	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
-	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d))
+	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)

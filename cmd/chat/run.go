@@ -9,6 +9,7 @@ import (
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
 )
 
@@ -18,7 +19,7 @@ When a question is about files or code here, use the tools to look before answer
 Answer concisely, in Markdown.`
 
 // newAgent wires an agent from a resolved config.
-func newAgent(ctx context.Context, d deps, cfg config.Config, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
+func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
 	client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
 	if cfg.Model == "" {
 		models, err := client.Models(ctx)
@@ -44,6 +45,7 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, ls *listener.List,
 	}
 	return agent.New(agent.Options{
 		Client:      client,
+		Session:     s,
 		System:      system,
 		Tools:       tool.NewSet(tool.Builtins(tool.Workspace{Root: wd})...),
 		Listeners:   ls,

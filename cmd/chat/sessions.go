@@ -1,0 +1,317 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+// sessionHost opens, saves and switches the session of a run. With
+// --no-save it keeps everything in memory.
+type sessionHost struct {
+	d      deps
+	store  session.Store
+	cwd    string
+	model  string
+	noSave bool
+
+	mu     sync.Mutex
+	writer *session.Writer
+}
+
+func newSessionHost(d deps, o *rootOptions, model string) (*sessionHost, error) {
+	cwd, err := d.workdir()
+	if err != nil {
+		return nil, err
+	}
+	return &sessionHost{d: d, store: session.Store{Dir: session.DefaultDir(d.getenv)}, cwd: cwd, model: model, noSave: o.noSave}, nil
+}
+
+// open returns the run's session: the one --continue or --resume names,
+// else a new one. Load warnings go to stderr.
+func (h *sessionHost) open(o *rootOptions) (*session.Session, error) {
+	var info session.Info
+	var err error
+	switch {
+	case o.resume != "":
+		info, err = h.store.Find(o.resume)
+	case o.cont:
+		info, err = h.store.Latest(h.cwd)
+	default:
+		s := session.New()
+		h.attachNew(s)
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return h.load(info)
+}
+
+func (h *sessionHost) load(info session.Info) (*session.Session, error) {
+	l, err := session.Load(info.Path)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintln(h.d.stderr, "warning:", w)
+	}
+	s := session.New(l.Messages...)
+	s.Prune()
+	if !h.noSave {
+		w, err := h.store.Continue(l, s)
+		if err != nil {
+			return nil, err
+		}
+		h.setWriter(w, s)
+	}
+	return s, nil
+}
+
+func (h *sessionHost) attachNew(s *session.Session) {
+	if h.noSave {
+		return
+	}
+	w, err := h.store.Create(session.Header{Dir: h.cwd, Model: h.model})
+	if err != nil {
+		fmt.Fprintf(h.d.stderr, "warning: this session will not be saved: %v\n", err)
+		return
+	}
+	h.setWriter(w, s)
+}
+
+func (h *sessionHost) setWriter(w *session.Writer, s *session.Session) {
+	h.mu.Lock()
+	old := h.writer
+	h.writer = w
+	h.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	w.Attach(s)
+}
+
+// save writes what the last operation changed (healing, mutators).
+func (h *sessionHost) save(s *session.Session) {
+	h.mu.Lock()
+	w := h.writer
+	h.mu.Unlock()
+	if w == nil {
+		return
+	}
+	if err := w.Sync(s); err != nil {
+		fmt.Fprintf(h.d.stderr, "warning: saving the session failed: %v\n", err)
+	}
+}
+
+// id is the current session's id ("" when not saved).
+func (h *sessionHost) id() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.writer == nil {
+		return ""
+	}
+	return h.writer.ID()
+}
+
+func (h *sessionHost) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.writer != nil {
+		if err := h.writer.Err(); err != nil {
+			fmt.Fprintf(h.d.stderr, "warning: the session file may be incomplete: %v\n", err)
+		}
+		h.writer.Close()
+	}
+}
+
+// The tui.SessionHost methods.
+
+func (h *sessionHost) Changed(s *session.Session) { h.save(s) }
+func (h *sessionHost) Started(s *session.Session) { h.attachNew(s) }
+func (h *sessionHost) List() ([]session.Info, error) {
+	return h.store.List()
+}
+func (h *sessionHost) Open(prefix string) (*session.Session, error) {
+	info, err := h.store.Find(prefix)
+	if err != nil {
+		return nil, err
+	}
+	return h.load(info)
+}
+
+// chat sessions list|show|export|rm
+
+func newSessionsCmd(d deps) *cobra.Command {
+	store := func() session.Store { return session.Store{Dir: session.DefaultDir(d.getenv)} }
+	cmd := &cobra.Command{Use: "sessions", Short: "List, show, export or remove saved sessions"}
+	var asJSON bool
+	list := &cobra.Command{
+		Use: "list", Short: "List saved sessions, newest first", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			all, err := store().List()
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if asJSON {
+				enc := json.NewEncoder(d.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(all)
+			}
+			if len(all) == 0 {
+				fmt.Fprintln(d.stdout, "no saved sessions yet")
+				return nil
+			}
+			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tUPDATED\tMSGS\tDIRECTORY\tTITLE")
+			for _, s := range all {
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID[:13], age(s.Updated), s.Messages, s.Dir, s.Title)
+			}
+			return tw.Flush()
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "JSON output")
+	show := &cobra.Command{
+		Use: "show ID", Short: "Print a session's transcript", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			l, err := loadByPrefix(store(), args[0])
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			writeTranscript(d.stdout, l.Messages)
+			return nil
+		},
+	}
+	var format string
+	export := &cobra.Command{
+		Use: "export ID", Short: "Export a session as Markdown or JSON", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			l, err := loadByPrefix(store(), args[0])
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			switch format {
+			case "md", "markdown":
+				writeMarkdown(d.stdout, l)
+			case "json":
+				enc := json.NewEncoder(d.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					Header   session.Header    `json:"header"`
+					Messages []session.Message `json:"messages"`
+				}{l.Header, l.Messages})
+			default:
+				return &exitError{code: 1, err: fmt.Errorf("--format is md or json, not %q", format)}
+			}
+			return nil
+		},
+	}
+	export.Flags().StringVar(&format, "format", "md", "md or json")
+	rm := &cobra.Command{
+		Use: "rm ID", Short: "Remove a saved session", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			info, err := store().Find(args[0])
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if err := os.Remove(info.Path); err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			fmt.Fprintf(d.stdout, "removed %s (%s)\n", info.ID, info.Title)
+			return nil
+		},
+	}
+	cmd.AddCommand(list, show, export, rm)
+	return cmd
+}
+
+func loadByPrefix(st session.Store, prefix string) (session.Loaded, error) {
+	info, err := st.Find(prefix)
+	if err != nil {
+		return session.Loaded{}, err
+	}
+	return session.Load(info.Path)
+}
+
+func age(t time.Time) string {
+	d := time.Since(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+// writeTranscript prints a session as plain text, control bytes inert.
+func writeTranscript(w io.Writer, msgs []session.Message) {
+	for _, m := range msgs {
+		switch m.Role {
+		case session.RoleSystem:
+			fmt.Fprintf(w, "[system] %s\n\n", listener.VisibleString(m.Content))
+		case session.RoleUser:
+			fmt.Fprintf(w, "› %s\n\n", listener.VisibleString(m.Content))
+		case session.RoleAssistant:
+			if m.Content != "" {
+				label := ""
+				if m.Synthesized {
+					label = "(synthesized) "
+				}
+				if m.Interrupted {
+					label = "(interrupted) "
+				}
+				fmt.Fprintf(w, "%s%s\n\n", label, listener.VisibleString(m.Content))
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(w, "→ %s %s\n", c.Name, listener.VisibleString(c.Arguments))
+			}
+		case session.RoleTool:
+			if m.IsError() {
+				fmt.Fprintf(w, "  ✗ %s\n\n", firstLineOf(listener.VisibleString(m.Content)))
+			} else {
+				fmt.Fprintf(w, "  ✓ %d bytes\n\n", len(m.Content))
+			}
+		}
+	}
+}
+
+func writeMarkdown(w io.Writer, l session.Loaded) {
+	fmt.Fprintf(w, "# Session %s\n\n_%s · %s_\n\n", l.Header.ID, l.Header.Created.Format(time.RFC3339), l.Header.Dir)
+	for _, m := range l.Messages {
+		switch m.Role {
+		case session.RoleSystem:
+			fmt.Fprintf(w, "## System\n\n%s\n\n", m.Content)
+		case session.RoleUser:
+			fmt.Fprintf(w, "## User\n\n%s\n\n", m.Content)
+		case session.RoleAssistant:
+			if m.Content != "" {
+				fmt.Fprintf(w, "## Assistant\n\n%s\n\n", m.Content)
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(w, "**Tool call** `%s`\n\n```json\n%s\n```\n\n", c.Name, c.Arguments)
+			}
+		case session.RoleTool:
+			fmt.Fprintf(w, "**Tool result** `%s`\n\n```\n%s\n```\n\n", m.Name, strings.TrimRight(m.Content, "\n"))
+		}
+	}
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

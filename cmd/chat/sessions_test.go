@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/session"
+)
+
+// env of command() puts HOME in a temp dir; the same HOME must be shared
+// by the runs of one test, so these tests build their commands with it.
+func inHome(t *testing.T, cmd *exec.Cmd, home, dir string) *exec.Cmd {
+	t.Helper()
+	for i, e := range cmd.Env {
+		if strings.HasPrefix(e, "HOME=") {
+			cmd.Env[i] = "HOME=" + home
+		}
+		if strings.HasPrefix(e, "XDG_CONFIG_HOME=") {
+			cmd.Env[i] = "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")
+		}
+	}
+	cmd.Dir = dir
+	return cmd
+}
+
+func TestSessionsAreSavedAndContinued(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	srv := oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"}, oaitest.Answer{Text: "not saved"}, oaitest.Answer{Text: "third answer"})
+	run1 := func(args ...string) (string, string, int) {
+		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	}
+	if out, _, code := run1("-p", "first question"); code != 0 || !strings.Contains(out, "first answer") {
+		t.Fatal(out, code)
+	}
+	if out, _, code := run1("--continue", "-p", "and then?"); code != 0 || !strings.Contains(out, "second answer") {
+		t.Fatal(out, code)
+	}
+	reqs := srv.Requests()
+	if got := reqs[1].Shape(); got != "system user assistant user" {
+		t.Fatalf("--continue sent %s", got)
+	}
+	if _, _, code := run1("--no-save", "-p", "not saved"); code != 0 {
+		t.Fatal(code)
+	}
+
+	list, _, _ := run1("sessions", "list", "--json")
+	var infos []session.Info
+	if err := json.Unmarshal([]byte(list), &infos); err != nil || len(infos) != 1 || infos[0].Messages != 5 || infos[0].Title != "first question" {
+		t.Fatalf("err %v, %d sessions: %s", err, len(infos), list)
+	}
+	id := infos[0].ID
+	show, _, _ := run1("sessions", "show", id[:8])
+	for _, want := range []string{"› first question", "first answer", "› and then?", "second answer"} {
+		if !strings.Contains(show, want) {
+			t.Fatalf("show lacks %q:\n%s", want, show)
+		}
+	}
+	md, _, _ := run1("sessions", "export", id, "--format", "md")
+	js, _, _ := run1("sessions", "export", id, "--format", "json")
+	if !strings.Contains(md, "## User\n\nfirst question") || !json.Valid([]byte(js)) {
+		t.Fatalf("export:\n%s\n%s", md, js)
+	}
+	if out, _, code := run1("--resume", id[:10], "-p", "third"); code != 0 || !strings.Contains(out, "third answer") {
+		t.Fatal(out, code)
+	}
+	if _, errOut, code := run1("--resume", "nope", "-p", "x"); code != 1 || !strings.Contains(errOut, "no such session") {
+		t.Fatal(errOut, code)
+	}
+
+	// The API key never reaches a file; modes are private.
+	_ = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			if d != nil && d.IsDir() && strings.HasSuffix(p, "sessions") {
+				if fi, _ := d.Info(); fi.Mode().Perm() != 0o700 {
+					t.Errorf("%s mode %v", p, fi.Mode().Perm())
+				}
+			}
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), "sk-test-secret") {
+			t.Errorf("the API key is in %s", p)
+		}
+		if fi, _ := d.Info(); strings.HasSuffix(p, ".jsonl") && fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v", p, fi.Mode().Perm())
+		}
+		return nil
+	})
+	if out, _, code := run1("sessions", "rm", id); code != 0 || !strings.Contains(out, "removed") {
+		t.Fatal(out)
+	}
+}
+
+// TestKill9ThenContinue kills the binary with SIGKILL while a tool call is
+// running, then continues: the pending call runs and the strict server
+// accepts the history.
+func TestKill9ThenContinue(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	fifo := filepath.Join(dir, "slow.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := oaitest.New(t,
+		oaitest.Answer{Text: "Reading it.", Calls: []oaitest.Call{{ID: "call_fifo", Name: "read_file", Args: `{"path":"slow.fifo"}`}}},
+		oaitest.Answer{Text: "the file said hello"})
+	cmd := inHome(t, command(t, srv, "-p", "read slow.fifo"), home, dir)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 200)
+	n, _ := io.ReadAtLeast(stderr, buf, len("→ read_file")) // the tool is running, blocked on the FIFO
+	if !strings.Contains(string(buf[:n]), "read_file") {
+		t.Fatalf("stderr %q", buf[:n])
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+
+	go func() { // the resumed run reads the FIFO again: feed it
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			_, _ = w.WriteString("hello\n")
+			w.Close()
+		}
+	}()
+	out, errOut, code := run(t, inHome(t, command(t, srv, "--continue", "-p", "what did it say?"), home, dir))
+	if code != 0 || !strings.Contains(out, "the file said hello") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-1].Shape(); got != "system user assistant(call_fifo) tool:call_fifo user" {
+		t.Fatalf("continued with %s", got)
+	}
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+}
