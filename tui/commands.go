@@ -26,6 +26,7 @@ var commands = []command{
 	{"/steps", "[N]", "show or set the step budget (0 = unlimited)", false},
 	{"/system", "[TEXT]", "show or replace the system prompt", true},
 	{"/copy", "", "copy the last answer to the clipboard (OSC 52)", false},
+	{"/attach", "PATH", "attach an image or a text file to the next message", false},
 	{"/retry", "", "ask for the last answer again", true},
 	{"/undo", "", "remove the last question and its answer", true},
 	{"/sessions", "", "list saved sessions", false},
@@ -163,6 +164,16 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		}
 		m.notice = fmt.Sprintf("copied the last answer (%d characters)", len(m.lastAnswer))
 		return tea.SetClipboard(m.lastAnswer), true
+	case "/attach":
+		if arg == "" {
+			m.notice = "/attach PATH adds an image or a text file to your next message"
+			break
+		}
+		path := arg
+		return func() tea.Msg {
+			part, err := session.Attach(path)
+			return attachedMsg{part: part, err: err}
+		}, true
 	case "/retry":
 		return m.retry(), true
 	case "/undo":

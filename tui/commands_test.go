@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +104,33 @@ func runAll(cmd tea.Cmd) {
 		for _, c := range b {
 			runAll(c)
 		}
+	}
+}
+
+func TestAttachCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(path, []byte("hello"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	f.typeText("/attach " + path)
+	cmd := f.send(press("enter"))
+	runAll(cmd) // reads the file; its message is delivered below
+	f.send(attachedMsg{part: session.FilePart{MediaType: "text/plain", Filename: "notes.txt", Data: []byte("hello")}})
+	if len(f.m.attachments) != 1 || !strings.Contains(ansi.Strip(f.m.View().Content), "📎 notes.txt (5 B)") {
+		t.Fatal("attachment not shown")
+	}
+	f.typeText("summarize it")
+	f.send(press("enter"))
+	if len(f.m.attachments) != 0 || !strings.Contains(f.printed(), "📎 notes.txt") {
+		t.Fatal("attachment not sent with the message")
+	}
+	f.typeText("/attach " + filepath.Join(dir, "missing"))
+	f.send(press("enter"))
+	f.send(attachedMsg{err: errors.New("attach missing: no such file")})
+	if !strings.Contains(f.printed(), "✗ attach missing") {
+		t.Fatal("error not shown")
 	}
 }

@@ -93,12 +93,13 @@ type Model struct {
 	lastSynthesized     bool
 	lastUser            string
 
-	pending []pendingItem
-	input   input
-	spin    spinner.Model
-	details bool // ctrl+o: thinking and tool output in full
-	notice  string
-	quitArm time.Time // first ctrl+c at idle on an empty input
+	pending     []pendingItem
+	attachments []session.FilePart // for the next message (/attach)
+	input       input
+	spin        spinner.Model
+	details     bool // ctrl+o: thinking and tool output in full
+	notice      string
+	quitArm     time.Time // first ctrl+c at idle on an empty input
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -159,6 +160,9 @@ func (m *Model) View() tea.View {
 	}
 	if m.notice != "" {
 		parts = append(parts, m.st.hint.Render(truncateWidth(m.notice, m.width)))
+	}
+	if len(m.attachments) > 0 {
+		parts = append(parts, m.st.after.Render(truncateWidth(attachmentList(m.attachments), m.width)))
 	}
 	if c := m.completionView(); c != "" {
 		parts = append(parts, c)

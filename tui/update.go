@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 )
 
 // Messages the model receives besides Bubble Tea's own.
@@ -34,6 +35,10 @@ type (
 	}
 	editorTextMsg struct {
 		text string
+		err  error
+	}
+	attachedMsg struct {
+		part session.FilePart
 		err  error
 	}
 )
@@ -92,6 +97,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onModels(msg)
 	case editorStartMsg, editorDoneMsg, editorTextMsg:
 		return m.onEditor(msg)
+	case attachedMsg:
+		if msg.err != nil {
+			m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+			return nil
+		}
+		m.attachments = append(m.attachments, msg.part)
+		return nil
 	}
 	return m.input.update(msg)
 }

@@ -10,12 +10,18 @@ import (
 
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 )
 
 // startTurn sends text as a new turn. The agent numbers turns from 1 and
 // only this model starts them, so the id is known before the first event.
 func (m *Model) startTurn(text string) tea.Cmd {
 	m.print(m.userBlock(text, false))
+	files := m.attachments
+	m.attachments = nil
+	if len(files) > 0 {
+		m.print(m.st.dim.Render("  " + attachmentList(files)))
+	}
 	m.turn++
 	m.busy, m.started, m.steps = true, m.now(), 0
 	m.live = liveTurn{state: "waiting for the model"}
@@ -25,7 +31,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.notice = ""
 	a, id := m.opts.Agent, m.turn
 	run := func() tea.Msg {
-		res, err := a.Run(context.Background(), text)
+		res, err := a.Run(context.Background(), text, files...)
 		return turnDoneMsg{turn: id, res: res, err: err}
 	}
 	return tea.Batch(run, m.spin.Tick)
@@ -190,4 +196,22 @@ func (m *Model) saveSession() {
 	if m.opts.Sessions != nil {
 		m.opts.Sessions.Changed(m.opts.Agent.Session())
 	}
+}
+
+func attachmentList(files []session.FilePart) string {
+	var names []string
+	for _, f := range files {
+		names = append(names, fmt.Sprintf("📎 %s (%s)", f.Filename, humanBytes(len(f.Data))))
+	}
+	return strings.Join(names, "  ")
+}
+
+func humanBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 )
 
 // maxPipedInput bounds what print mode reads from stdin.
@@ -22,6 +23,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	prompt, err := printPrompt(d, o)
 	if err != nil {
 		return &exitError{code: 1, err: err}
+	}
+	var files []session.FilePart
+	for _, path := range o.files {
+		part, err := session.Attach(path)
+		if err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		files = append(files, part)
 	}
 	if err := cfg.Resolve(ctx); err != nil {
 		return &exitError{code: 1, err: err}
@@ -70,7 +79,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	_, err = a.Run(ctx, prompt)
+	_, err = a.Run(ctx, prompt, files...)
 	host.save(sess) // healing placeholders and the like are not appends
 	switch {
 	case errors.Is(err, control.ErrCancelled):

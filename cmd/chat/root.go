@@ -62,6 +62,7 @@ type rootOptions struct {
 	cont   bool
 	resume string
 	noSave bool
+	files  []string
 }
 
 func newRootCmd(d deps) *cobra.Command {
@@ -105,6 +106,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
 	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
 	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
+	f.StringArrayVarP(&o.files, "file", "f", nil, "print mode: attach a file to the prompt (images, text; repeatable)")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d))
 	cmd.SetIn(d.stdin)

@@ -144,3 +144,34 @@ func TestKill9ThenContinue(t *testing.T) {
 		t.Fatal(srv.Rejected())
 	}
 }
+
+func TestAttachFilesInPrintMode(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "I see them"})
+	dir := t.TempDir()
+	png := filepath.Join(dir, "shot.png")
+	notes := filepath.Join(dir, "notes.md")
+	_ = os.WriteFile(png, []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), 0o600)
+	_ = os.WriteFile(notes, []byte("# remember the milk\n"), 0o600)
+	out, errOut, code := run(t, command(t, srv, "-f", png, "-f", notes, "-p", "what are these?"))
+	if code != 0 || !strings.Contains(out, "I see them") {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	var parts []struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL *struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if err := json.Unmarshal(srv.Requests()[0].Messages[1].Content, &parts); err != nil || len(parts) != 3 {
+		t.Fatalf("content %s: %v", srv.Requests()[0].Messages[1].Content, err)
+	}
+	if parts[0].Text != "what are these?" || !strings.HasPrefix(parts[1].ImageURL.URL, "data:image/png;base64,") || !strings.Contains(parts[2].Text, "remember the milk") {
+		t.Fatalf("parts %+v", parts)
+	}
+	_, errOut, code = run(t, command(t, srv, "-f", filepath.Join(dir, "nope.pdf"), "-p", "x"))
+	if code != 1 || !strings.Contains(errOut, "nope.pdf") {
+		t.Fatal(errOut)
+	}
+}
