@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -132,5 +133,26 @@ func TestAttachCommand(t *testing.T) {
 	f.send(attachedMsg{err: errors.New("attach missing: no such file")})
 	if !strings.Contains(f.printed(), "✗ attach missing") {
 		t.Fatal("error not shown")
+	}
+}
+
+func TestEscEscEditsLastMessage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	s := f.m.opts.Agent.Session()
+	s.AppendInput(session.User("first"))
+	s.Append(session.Assistant("answer one"))
+	s.AppendInput(session.User("second with a typo"))
+	s.Append(session.Assistant("answer two"))
+	f.send(press("esc"))
+	f.clock = f.clock.Add(300 * time.Millisecond)
+	f.send(press("esc"))
+	if f.m.input.value() != "second with a typo" || f.m.editing == "" {
+		t.Fatalf("input %q", f.m.input.value())
+	}
+	f.m.input.set("second, fixed")
+	f.send(press("enter"))
+	if !f.m.busy || f.m.lastUser != "second, fixed" || len(s.Messages()) != 2 {
+		t.Fatalf("busy %v last %q, %d messages", f.m.busy, f.m.lastUser, len(s.Messages()))
 	}
 }

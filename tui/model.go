@@ -100,6 +100,8 @@ type Model struct {
 	details     bool // ctrl+o: thinking and tool output in full
 	notice      string
 	quitArm     time.Time // first ctrl+c at idle on an empty input
+	lastEsc     time.Time
+	editing     string // id of the user message being edited (Esc Esc)
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/session"
 )
 
 // quitWindow is how long a first Ctrl+C at idle waits for the second.
@@ -24,7 +26,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.busy {
 			return m.cancel()
 		}
-		return nil
+		return m.escAtIdle()
 	case "ctrl+d":
 		if m.input.empty() {
 			if m.busy {
@@ -88,6 +90,31 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	return m.input.update(k)
 }
 
+// escAtIdle: Esc Esc on an empty input edits the last message (enter
+// then runs the conversation again from there); Esc leaves that edit.
+func (m *Model) escAtIdle() tea.Cmd {
+	now := m.now()
+	defer func() { m.lastEsc = now }()
+	if m.editing != "" {
+		m.editing, m.notice = "", ""
+		m.input.clear()
+		return nil
+	}
+	if !m.input.empty() || now.Sub(m.lastEsc) > time.Second {
+		return nil
+	}
+	msgs := m.opts.Agent.Session().Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser {
+			m.editing = msgs[i].ID
+			m.input.set(msgs[i].Content)
+			m.notice = "editing your last message: enter runs it again from there, esc leaves"
+			return nil
+		}
+	}
+	return nil
+}
+
 // ctrlC: cancel a running turn; else clear the input; else quit on a
 // second press within quitWindow. A single press never quits mid-turn.
 func (m *Model) ctrlC() tea.Cmd {
@@ -122,6 +149,16 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	}
 	hist := m.input.remember(text)
 	m.input.clear()
+	if m.editing != "" && !m.busy {
+		_, err := m.opts.Agent.Session().TruncateAt(m.editing)
+		m.editing = ""
+		if err != nil {
+			m.notice = err.Error()
+			return hist
+		}
+		m.saveSession()
+		m.print(m.noticeBlock(m.st.notice, "✎ the conversation goes on from your edited message"))
+	}
 	if m.busy {
 		m.pending = append(m.pending, pendingItem{text: text, inject: inject})
 		if inject {
