@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -35,6 +36,10 @@ type Options struct {
 	Interloper  *control.Interloper // nil: no mid-turn input
 	NoStream    bool
 	Temperature *float32
+	TopP        *float32
+	MaxTokens   int
+	// Schema asks the model for a final answer matching this JSON Schema.
+	Schema json.RawMessage
 }
 
 // Result is the outcome of a turn.
@@ -126,6 +131,57 @@ func (a *Agent) SetSession(s *session.Session) {
 	a.cfgMu.Unlock()
 }
 
+// Apply makes the agent the one def describes: model (when set),
+// instructions, options, step budget, tools (resolved among available)
+// and output schema. Call it between turns.
+func (a *Agent) Apply(def Definition, available *tool.Set) error {
+	tools, err := def.ResolveTools(available)
+	if err != nil {
+		return err
+	}
+	a.cfgMu.Lock()
+	if def.Model != "" {
+		a.o.Model = def.Model
+	}
+	a.o.Tools = tools
+	a.o.Temperature, a.o.TopP, a.o.MaxTokens = def.Options.Temperature, def.Options.TopP, def.Options.MaxTokens
+	a.o.Schema = def.StructuredOutput
+	a.cfgMu.Unlock()
+	if a.o.StepLimit != nil {
+		a.o.StepLimit.SetMax(def.Steps())
+	}
+	if def.Instructions != "" {
+		a.SetSystem(def.Instructions)
+	}
+	return nil
+}
+
+// SetSchema asks for final answers matching a JSON Schema (nil: free text).
+func (a *Agent) SetSchema(schema json.RawMessage) {
+	a.cfgMu.Lock()
+	a.o.Schema = schema
+	a.cfgMu.Unlock()
+}
+
+// Schema is the JSON Schema final answers must match, if any.
+func (a *Agent) Schema() json.RawMessage {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return a.o.Schema
+}
+
+// Definition describes the agent as it is now, as plain data.
+func (a *Agent) Definition(identifier string) Definition {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	d := Definition{Identifier: identifier, Model: a.o.Model, Instructions: a.o.System, Tools: Describe(a.o.Tools.All()),
+		Options: ModelOptions{Temperature: a.o.Temperature, TopP: a.o.TopP, MaxTokens: a.o.MaxTokens}, StructuredOutput: a.o.Schema}
+	if n := a.o.StepLimit.Max(); n > 0 {
+		d.MaxSteps = &n
+	}
+	return d
+}
+
 // SetSystem replaces the system prompt of this and later sessions.
 func (a *Agent) SetSystem(text string) {
 	a.cfgMu.Lock()
@@ -192,7 +248,7 @@ func (a *Agent) turn(ctx context.Context, body func(*turn) error) (Result, error
 	defer stop()
 
 	a.cfgMu.Lock()
-	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Add(1)}}
+	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, tools: a.o.Tools, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Add(1)}}
 	a.cfgMu.Unlock()
 	err := body(t)
 	if err != nil && !errors.Is(err, ErrNothingToResume) {

@@ -10,6 +10,7 @@ import (
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/synthesizer"
+	"github.com/chatrepl/chat/tool"
 )
 
 // turn is the state of one Run or Resume.
@@ -17,6 +18,7 @@ type turn struct {
 	a       *Agent
 	sess    *session.Session // fixed for the turn, whatever the host changes
 	model   string
+	tools   *tool.Set
 	origin  listener.Origin
 	request string // what the person asked, for the synthesizer
 	result  Result
@@ -60,8 +62,11 @@ func (t *turn) loop() error {
 // interrupted, so history matches what the person saw.
 func (t *turn) complete() (session.Message, error) {
 	o := &t.a.o
-	req := llm.Request{Messages: t.sess.Messages(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature}
-	for _, tl := range o.Tools.All() {
+	t.a.cfgMu.Lock()
+	req := llm.Request{Messages: t.sess.Messages(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature,
+		TopP: o.TopP, MaxTokens: o.MaxTokens, Schema: o.Schema}
+	t.a.cfgMu.Unlock()
+	for _, tl := range t.tools.All() {
 		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
 	}
 	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, t.origin, o.Cancellable))
@@ -100,7 +105,7 @@ func (t *turn) runTools(calls []session.ToolCall) error {
 		if err := o.Cancellable.Check(); err != nil {
 			return err
 		}
-		res := o.Tools.Dispatch(o.Cancellable.Context(), c.Name, c.Arguments)
+		res := t.tools.Dispatch(o.Cancellable.Context(), c.Name, c.Arguments)
 		if err := o.Cancellable.Check(); err != nil {
 			return err
 		}

@@ -39,9 +39,32 @@ type Config struct {
 	NoStream    bool     `toml:"no_stream"`
 	Temperature *float32 `toml:"temperature"`
 
+	// Agents are the named agent definitions (personas) of the file.
+	Agents map[string]AgentConfig `toml:"agents"`
+
 	// Where each value came from, for `chat config show`.
 	Sources map[string]string `toml:"-"`
 	Path    string            `toml:"-"` // the file read, if any
+}
+
+// AgentConfig is a persona in the config file:
+//
+//	[agents.reviewer]
+//	model = "gpt-4o"
+//	instructions = "You review Go code for bugs."
+//	temperature = 0.1
+//	max_steps = 8                 # -1 = unlimited
+//	tools = ["read_file", "list_files"]
+//	structured_output = "review.schema.json"   # relative to the config file
+type AgentConfig struct {
+	Model            string   `toml:"model"`
+	Instructions     string   `toml:"instructions"`
+	Temperature      *float32 `toml:"temperature"`
+	TopP             *float32 `toml:"top_p"`
+	MaxTokens        int      `toml:"max_tokens"`
+	MaxSteps         *int     `toml:"max_steps"`
+	Tools            []string `toml:"tools"`
+	StructuredOutput string   `toml:"structured_output"`
 }
 
 // Flags are the command-line overrides; nil or "" means not given.

@@ -93,8 +93,11 @@ type Request struct {
 	Tools       []ToolSpec
 	Model       string // empty: the client's model
 	Temperature *float32
+	TopP        *float32
 	MaxTokens   int
 	NoStream    bool
+	// Schema, when set, asks for a JSON answer matching this JSON Schema.
+	Schema json.RawMessage
 }
 
 // ChunkKind says what a Chunk carries.
@@ -137,6 +140,15 @@ func (c *Client) wireRequest(r Request) openai.ChatCompletionRequest {
 	out := openai.ChatCompletionRequest{Model: model, MaxTokens: r.MaxTokens}
 	if r.Temperature != nil {
 		out.Temperature = *r.Temperature
+	}
+	if r.TopP != nil {
+		out.TopP = *r.TopP
+	}
+	if len(r.Schema) > 0 {
+		out.ResponseFormat = &openai.ChatCompletionResponseFormat{
+			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "answer", Schema: r.Schema},
+		}
 	}
 	for _, m := range session.Merge(r.Messages) {
 		out.Messages = append(out.Messages, toWire(m))

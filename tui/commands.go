@@ -22,6 +22,7 @@ var commands = []command{
 	{"/help", "", "keys and commands", false},
 	{"/new", "", "start a new session", true},
 	{"/model", "[NAME]", "show or switch the model", true},
+	{"/agent", "[NAME]", "list agents or switch to one", true},
 	{"/models", "", "list the server's models", false},
 	{"/steps", "[N]", "show or set the step budget (0 = unlimited)", false},
 	{"/system", "[TEXT]", "show or replace the system prompt", true},
@@ -121,6 +122,20 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		}
 		a.SetModel(arg)
 		m.print(m.noticeBlock(m.st.notice, "model is now "+arg))
+	case "/agent":
+		if arg == "" || m.opts.SwitchAgent == nil {
+			list := "no named agents (add [agents.NAME] to the config file)"
+			if len(m.opts.Agents) > 0 {
+				list = "agents: " + strings.Join(m.opts.Agents, ", ") + " · /agent NAME switches"
+			}
+			m.print(m.noticeBlock(m.st.notice, list))
+			break
+		}
+		if err := m.opts.SwitchAgent(arg); err != nil {
+			m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
+			break
+		}
+		m.print(m.noticeBlock(m.st.notice, "agent is now "+arg+" (model "+a.Model()+")"))
 	case "/models":
 		if m.opts.Models == nil {
 			m.notice = "this server cannot list models"

@@ -32,6 +32,9 @@ type Options struct {
 	Now func() time.Time
 	// Sessions saves and switches sessions (nil: nothing is saved).
 	Sessions SessionHost
+	// Agents names the agent definitions /agent can switch to.
+	Agents      []string
+	SwitchAgent func(name string) error
 }
 
 // SessionHost is what the TUI needs of session storage.

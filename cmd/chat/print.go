@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
@@ -19,7 +22,7 @@ const maxPipedInput = 10 << 20
 // runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
 // The first SIGINT cancels the turn cleanly (stream closed, output ended
 // with a newline); a second one exits at once.
-func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) error {
+func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	prompt, err := printPrompt(d, o)
 	if err != nil {
 		return &exitError{code: 1, err: err}
@@ -39,10 +42,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	// first token still goes out at once, and a fast stream costs one
 	// write per frame instead of one per token.
 	var out *listener.RateLimited
+	answerTo := d.stdout
+	if o.schema != "" {
+		answerTo = io.Discard // the validated JSON is printed at the end
+	}
 	if o.jsonOut {
 		out = listener.NewRateLimited(listener.NewJSONL(d.stdout), 60)
 	} else {
-		out = listener.NewRateLimited(listener.NewTerminal(d.stdout, d.stderr, o.verbose), 60)
+		out = listener.NewRateLimited(listener.NewTerminal(answerTo, d.stderr, o.verbose), 60)
 	}
 	ls := listener.NewList(out)
 	if o.verbose {
@@ -70,7 +77,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	sess, err := host.open(o)
+	sess, snapshot, err := host.open(o)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -79,7 +86,22 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	_, err = a.Run(ctx, prompt, files...)
+	name, err := applyAgent(changed, d, o, cfg, a, snapshot)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	if o.schema != "" {
+		schema, err := os.ReadFile(o.schema)
+		if err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		if _, err := agent.CompileSchema(schema); err != nil {
+			return &exitError{code: 1, err: fmt.Errorf("%s: %w", o.schema, err)}
+		}
+		a.SetSchema(schema)
+	}
+	host.begin(sess, definitionJSON(a, name))
+	res, err := a.Run(ctx, prompt, files...)
 	host.save(sess) // healing placeholders and the like are not appends
 	switch {
 	case errors.Is(err, control.ErrCancelled):
@@ -87,7 +109,26 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config) er
 	case err != nil:
 		return &exitError{code: 1} // the listeners have shown it
 	}
+	if schema := a.Schema(); len(schema) > 0 && !o.jsonOut {
+		v, err := agent.ParseStructured(schema, res.Content)
+		if err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		return writeJSON(d, v)
+	}
 	return nil
+}
+
+// definitionJSON is the agent's definition for a session header.
+func definitionJSON(a *agent.Agent, name string) json.RawMessage {
+	if name == "" {
+		name = "default"
+	}
+	b, err := json.Marshal(a.Definition(name))
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // printPrompt is -p, with piped stdin appended (or alone).

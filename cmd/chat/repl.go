@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
+	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
@@ -15,7 +17,7 @@ import (
 )
 
 // runREPL opens the interactive terminal UI.
-func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config) error {
+func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	if err := cfg.Resolve(ctx); err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -25,12 +27,25 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config) err
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	sess, err := host.open(o)
+	sess, snapshot, err := host.open(o)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	defer host.close()
 	a, err := newAgent(ctx, d, cfg, sess, ls, control.NewCancellable(nil), interloper)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	name, err := applyAgent(changed, d, o, cfg, a, snapshot)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	host.begin(sess, definitionJSON(a, name))
+	defs, err := definitions(d, o, cfg)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	available, err := builtinTools(d)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -44,6 +59,17 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config) err
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
 		Sessions:    host,
+		Agents:      names(defs),
+		SwitchAgent: func(name string) error {
+			def, ok := defs[name]
+			if !ok {
+				return fmt.Errorf("no agent named %q; /agent lists them", name)
+			}
+			if len(def.Tools) == 0 {
+				def.Tools = agent.Describe(available.All())
+			}
+			return a.Apply(def, available)
+		},
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return &exitError{code: 1, err: err}
@@ -65,4 +91,13 @@ func historyPath(getenv func(string) string) string {
 		dir = filepath.Join(home, ".local", "state")
 	}
 	return filepath.Join(dir, "chat", "history.jsonl")
+}
+
+func names(defs map[string]agent.Definition) []string {
+	out := make([]string, 0, len(defs))
+	for n := range defs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -63,6 +63,8 @@ type rootOptions struct {
 	resume string
 	noSave bool
 	files  []string
+	agent  string
+	schema string
 }
 
 func newRootCmd(d deps) *cobra.Command {
@@ -87,10 +89,11 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
+			changed := cmd.Flags().Changed
 			if o.prompt != "" || !d.stdinIsTTY() {
-				return runPrint(cmd.Context(), d, o, cfg)
+				return runPrint(cmd.Context(), d, o, cfg, changed)
 			}
-			return runREPL(cmd.Context(), d, o, cfg)
+			return runREPL(cmd.Context(), d, o, cfg, changed)
 		},
 	}
 	f := cmd.Flags()
@@ -107,8 +110,10 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
 	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "print mode: attach a file to the prompt (images, text; repeatable)")
+	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
+	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
-	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d))
+	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)

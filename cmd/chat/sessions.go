@@ -25,8 +25,9 @@ type sessionHost struct {
 	model  string
 	noSave bool
 
-	mu     sync.Mutex
-	writer *session.Writer
+	mu       sync.Mutex
+	writer   *session.Writer
+	agentDef json.RawMessage // snapshot for the header of new sessions
 }
 
 func newSessionHost(d deps, o *rootOptions, model string) (*sessionHost, error) {
@@ -37,9 +38,10 @@ func newSessionHost(d deps, o *rootOptions, model string) (*sessionHost, error) 
 	return &sessionHost{d: d, store: session.Store{Dir: session.DefaultDir(d.getenv)}, cwd: cwd, model: model, noSave: o.noSave}, nil
 }
 
-// open returns the run's session: the one --continue or --resume names,
-// else a new one. Load warnings go to stderr.
-func (h *sessionHost) open(o *rootOptions) (*session.Session, error) {
+// open returns the run's session: the one --continue or --resume names
+// (with the agent definition it was made with), else a new one, which
+// begin saves once the agent is set up.
+func (h *sessionHost) open(o *rootOptions) (*session.Session, json.RawMessage, error) {
 	var info session.Info
 	var err error
 	switch {
@@ -48,20 +50,31 @@ func (h *sessionHost) open(o *rootOptions) (*session.Session, error) {
 	case o.cont:
 		info, err = h.store.Latest(h.cwd)
 	default:
-		s := session.New()
-		h.attachNew(s)
-		return s, nil
+		return session.New(), nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return h.load(info)
+	s, l, err := h.load(info)
+	return s, l.Header.Agent, err
 }
 
-func (h *sessionHost) load(info session.Info) (*session.Session, error) {
+// begin starts saving a new session, its header carrying the agent.
+func (h *sessionHost) begin(s *session.Session, agentDef json.RawMessage) {
+	h.mu.Lock()
+	started := h.writer != nil
+	h.agentDef = agentDef
+	h.mu.Unlock()
+	if !started {
+		h.attachNew(s)
+		h.save(s) // the system prompt, already in the session
+	}
+}
+
+func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded, error) {
 	l, err := session.Load(info.Path)
 	if err != nil {
-		return nil, err
+		return nil, l, err
 	}
 	for _, w := range l.Warnings {
 		fmt.Fprintln(h.d.stderr, "warning:", w)
@@ -71,18 +84,21 @@ func (h *sessionHost) load(info session.Info) (*session.Session, error) {
 	if !h.noSave {
 		w, err := h.store.Continue(l, s)
 		if err != nil {
-			return nil, err
+			return nil, l, err
 		}
 		h.setWriter(w, s)
 	}
-	return s, nil
+	return s, l, nil
 }
 
 func (h *sessionHost) attachNew(s *session.Session) {
 	if h.noSave {
 		return
 	}
-	w, err := h.store.Create(session.Header{Dir: h.cwd, Model: h.model})
+	h.mu.Lock()
+	def := h.agentDef
+	h.mu.Unlock()
+	w, err := h.store.Create(session.Header{Dir: h.cwd, Model: h.model, Agent: def})
 	if err != nil {
 		fmt.Fprintf(h.d.stderr, "warning: this session will not be saved: %v\n", err)
 		return
@@ -147,7 +163,8 @@ func (h *sessionHost) Open(prefix string) (*session.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.load(info)
+	s, _, err := h.load(info)
+	return s, err
 }
 
 // chat sessions list|show|export|rm

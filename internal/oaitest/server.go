@@ -56,8 +56,9 @@ type Request struct {
 			Parameters  json.RawMessage `json:"parameters"`
 		} `json:"function"`
 	} `json:"tools,omitempty"`
-	Stream        bool `json:"stream"`
-	StreamOptions *struct {
+	Stream         bool            `json:"stream"`
+	ResponseFormat json.RawMessage `json:"response_format,omitempty"`
+	StreamOptions  *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options,omitempty"`
 	Index int `json:"-"` // position among the requests this server received

@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/chatrepl/chat/tool"
+)
+
+// DefinitionSchemaVersion is the version of the JSON form written here.
+const DefinitionSchemaVersion = 1
+
+// DefaultMaxSteps is the step budget when a definition does not say.
+const DefaultMaxSteps = 16
+
+// ErrUnknownSchemaVersion is a definition from a newer (or unknown) chat.
+var ErrUnknownSchemaVersion = errors.New("unknown agent definition schema_version")
+
+// Definition is an agent as plain data: what it is called, which model it
+// uses, its instructions, options, step budget, tools and output schema.
+// It never holds a key or any other secret.
+type Definition struct {
+	Identifier   string
+	Model        string
+	Instructions string
+	Options      ModelOptions
+	// MaxSteps nil means unlimited (JSON -1); a definition without the key
+	// gets DefaultMaxSteps.
+	MaxSteps *int
+	Tools    []ToolDescriptor
+	// StructuredOutput is a JSON Schema the final answer must match.
+	StructuredOutput json.RawMessage
+}
+
+// ModelOptions are the sampling options a definition may set.
+type ModelOptions struct {
+	Temperature *float32 `json:"temperature,omitempty"`
+	TopP        *float32 `json:"top_p,omitempty"`
+	MaxTokens   int      `json:"max_tokens,omitempty"`
+}
+
+// ToolDescriptor describes a tool by name; it is resolved against the
+// tools this chat has when the definition is used.
+type ToolDescriptor struct {
+	Name             string          `json:"name"`
+	Description      string          `json:"description,omitempty"`
+	ParametersSchema json.RawMessage `json:"parameters_schema,omitempty"`
+	Timeout          float64         `json:"timeout,omitempty"` // seconds
+}
+
+type wireDefinition struct {
+	SchemaVersion    int              `json:"schema_version"`
+	Identifier       string           `json:"identifier"`
+	Model            string           `json:"model,omitempty"`
+	Instructions     string           `json:"instructions,omitempty"`
+	ModelOptions     ModelOptions     `json:"model_options"`
+	MaxSteps         *int             `json:"max_steps,omitempty"`
+	StructuredOutput json.RawMessage  `json:"structured_output,omitempty"`
+	Tools            []ToolDescriptor `json:"tools"`
+}
+
+// MarshalJSON writes the wire form: schema_version, and -1 for unlimited.
+func (d Definition) MarshalJSON() ([]byte, error) {
+	steps := -1
+	if d.MaxSteps != nil {
+		steps = *d.MaxSteps
+	}
+	tools := d.Tools
+	if tools == nil {
+		tools = []ToolDescriptor{}
+	}
+	return json.Marshal(wireDefinition{
+		SchemaVersion: DefinitionSchemaVersion, Identifier: d.Identifier, Model: d.Model,
+		Instructions: d.Instructions, ModelOptions: d.Options, MaxSteps: &steps,
+		StructuredOutput: d.StructuredOutput, Tools: tools,
+	})
+}
+
+// UnmarshalJSON reads the wire form, refusing unknown schema versions.
+func (d *Definition) UnmarshalJSON(b []byte) error {
+	var w wireDefinition
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if w.SchemaVersion != DefinitionSchemaVersion {
+		return fmt.Errorf("%w %d (this chat reads %d); use a newer chat", ErrUnknownSchemaVersion, w.SchemaVersion, DefinitionSchemaVersion)
+	}
+	if w.Identifier == "" {
+		return errors.New("agent definition without an identifier")
+	}
+	steps := DefaultMaxSteps
+	var max *int = &steps
+	switch {
+	case w.MaxSteps == nil:
+	case *w.MaxSteps == -1:
+		max = nil
+	case *w.MaxSteps < 0:
+		return fmt.Errorf("agent definition %s: max_steps %d (use -1 for unlimited)", w.Identifier, *w.MaxSteps)
+	default:
+		max = w.MaxSteps
+	}
+	*d = Definition{Identifier: w.Identifier, Model: w.Model, Instructions: w.Instructions, Options: w.ModelOptions,
+		MaxSteps: max, Tools: w.Tools, StructuredOutput: w.StructuredOutput}
+	if len(d.Tools) == 0 {
+		d.Tools = nil
+	}
+	if len(d.StructuredOutput) > 0 && !json.Valid(d.StructuredOutput) {
+		return fmt.Errorf("agent definition %s: structured_output is not JSON", w.Identifier)
+	}
+	return nil
+}
+
+// Steps is the budget for a StepLimit: 0 means unlimited.
+func (d Definition) Steps() int {
+	if d.MaxSteps == nil {
+		return 0
+	}
+	return *d.MaxSteps
+}
+
+// Describe makes the descriptors of tools, for a definition.
+func Describe(tools []tool.Tool) []ToolDescriptor {
+	out := make([]ToolDescriptor, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, ToolDescriptor{Name: t.Name(), Description: t.Description(), ParametersSchema: t.Parameters(), Timeout: t.Timeout().Seconds()})
+	}
+	return out
+}
+
+// ResolveTools finds each descriptor's tool among the available ones; an
+// unknown name is an error that lists what exists.
+func (d Definition) ResolveTools(available *tool.Set) (*tool.Set, error) {
+	out := tool.NewSet()
+	for _, desc := range d.Tools {
+		t, ok := available.Lookup(desc.Name)
+		if !ok {
+			var names []string
+			for _, a := range available.All() {
+				names = append(names, a.Name())
+			}
+			sort.Strings(names)
+			return nil, fmt.Errorf("agent %s uses tool %q, which this chat does not have (it has: %s)", d.Identifier, desc.Name, strings.Join(names, ", "))
+		}
+		if desc.Timeout > 0 {
+			t = timeoutTool{Tool: t, timeout: time.Duration(desc.Timeout * float64(time.Second))}
+		}
+		out.Add(t)
+	}
+	return out, nil
+}
+
+// timeoutTool gives a tool the timeout its descriptor asks for.
+type timeoutTool struct {
+	tool.Tool
+	timeout time.Duration
+}
+
+func (t timeoutTool) Timeout() time.Duration { return t.timeout }

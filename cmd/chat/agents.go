@@ -1,0 +1,281 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/tool"
+)
+
+// Agent definitions come from the config file ([agents.NAME]) and from
+// JSON files imported into $XDG_CONFIG_HOME/chat/agents/.
+
+func agentsDir(d deps, o *rootOptions) string {
+	return filepath.Join(filepath.Dir(configPath(d, o)), "agents")
+}
+
+// definitions returns every named definition; the config file wins over an
+// imported file of the same name.
+func definitions(d deps, o *rootOptions, cfg config.Config) (map[string]agent.Definition, error) {
+	out := map[string]agent.Definition{}
+	files, _ := filepath.Glob(filepath.Join(agentsDir(d, o), "*.json"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var def agent.Definition
+		if err := json.Unmarshal(b, &def); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".json")] = def
+	}
+	for name, ac := range cfg.Agents {
+		def, err := fromConfig(name, ac, filepath.Dir(configPath(d, o)))
+		if err != nil {
+			return nil, err
+		}
+		out[name] = def
+	}
+	return out, nil
+}
+
+func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
+	def := agent.Definition{Identifier: name, Model: ac.Model, Instructions: ac.Instructions,
+		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}}
+	steps := config.DefaultMaxSteps
+	switch {
+	case ac.MaxSteps == nil:
+		def.MaxSteps = &steps
+	case *ac.MaxSteps == -1:
+	case *ac.MaxSteps < 0:
+		return def, fmt.Errorf("config agents.%s: max_steps %d (use -1 for unlimited)", name, *ac.MaxSteps)
+	default:
+		def.MaxSteps = ac.MaxSteps
+	}
+	for _, t := range ac.Tools {
+		def.Tools = append(def.Tools, agent.ToolDescriptor{Name: t})
+	}
+	if ac.StructuredOutput != "" {
+		p := ac.StructuredOutput
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return def, fmt.Errorf("config agents.%s: structured_output: %w", name, err)
+		}
+		if _, err := agent.CompileSchema(b); err != nil {
+			return def, fmt.Errorf("config agents.%s: %w", name, err)
+		}
+		def.StructuredOutput = b
+	}
+	return def, nil
+}
+
+// builtinTools is every tool this chat has, for resolving definitions.
+func builtinTools(d deps) (*tool.Set, error) {
+	wd, err := d.workdir()
+	if err != nil {
+		return nil, err
+	}
+	return tool.NewSet(tool.Builtins(tool.Workspace{Root: wd})...), nil
+}
+
+// applyAgent makes a the named definition (or, with none named, the one a
+// resumed session was made with), then lets explicit flags win over it.
+func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config.Config, a *agent.Agent, snapshot json.RawMessage) (string, error) {
+	var def agent.Definition
+	name := o.agent
+	switch {
+	case name != "":
+		defs, err := definitions(d, o, cfg)
+		if err != nil {
+			return "", err
+		}
+		var ok bool
+		if def, ok = defs[name]; !ok {
+			return "", fmt.Errorf("no agent named %q; chat agents list shows them", name)
+		}
+	case len(snapshot) > 0:
+		if err := json.Unmarshal(snapshot, &def); err != nil {
+			return "", fmt.Errorf("the session's agent: %w", err)
+		}
+		name = def.Identifier
+	default:
+		return "", nil
+	}
+	available, err := builtinTools(d)
+	if err != nil {
+		return "", err
+	}
+	if len(def.Tools) == 0 { // a definition without tools keeps the built-in set
+		def.Tools = agent.Describe(available.All())
+	}
+	if err := a.Apply(def, available); err != nil {
+		return "", err
+	}
+	if cmdChanged("model") {
+		a.SetModel(o.model)
+	}
+	if cmdChanged("system") {
+		a.SetSystem(o.system)
+	}
+	if cmdChanged("max-steps") {
+		a.StepLimit().SetMax(o.maxSteps)
+	}
+	return name, nil
+}
+
+func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
+	load := func() (map[string]agent.Definition, error) {
+		cfg, err := config.Load(configPath(d, o), d.getenv, config.Flags{})
+		if err != nil {
+			return nil, err
+		}
+		return definitions(d, o, cfg)
+	}
+	get := func(name string) (agent.Definition, error) {
+		defs, err := load()
+		if err != nil {
+			return agent.Definition{}, err
+		}
+		def, ok := defs[name]
+		if !ok {
+			return def, fmt.Errorf("no agent named %q; chat agents list shows them", name)
+		}
+		return def, nil
+	}
+	cmd := &cobra.Command{Use: "agents", Short: "List, show, export or import agent definitions (personas)"}
+	list := &cobra.Command{
+		Use: "list", Short: "List the named agents", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			defs, err := load()
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if len(defs) == 0 {
+				fmt.Fprintf(d.stdout, "no named agents yet: add [agents.NAME] to %s or chat agents import FILE\n", configPath(d, o))
+				return nil
+			}
+			names := make([]string, 0, len(defs))
+			for n := range defs {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
+			for _, n := range names {
+				def := defs[n]
+				steps := "unlimited"
+				if def.MaxSteps != nil {
+					steps = fmt.Sprint(*def.MaxSteps)
+				}
+				var tools []string
+				for _, t := range def.Tools {
+					tools = append(tools, t.Name)
+				}
+				if len(tools) == 0 {
+					tools = []string{"(all)"}
+				}
+				model := def.Model
+				if model == "" {
+					model = "(default)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, model, steps, strings.Join(tools, ","), firstLineOf(def.Instructions))
+			}
+			return tw.Flush()
+		},
+	}
+	show := &cobra.Command{
+		Use: "show NAME", Short: "Print an agent definition as JSON", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			def, err := get(args[0])
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			return writeJSON(d, def)
+		},
+	}
+	export := &cobra.Command{
+		Use: "export NAME", Short: "Write an agent definition's JSON form (with its tool descriptors) to stdout", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			def, err := get(args[0])
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			available, err := builtinTools(d)
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if len(def.Tools) == 0 {
+				def.Tools = agent.Describe(available.All())
+			} else if set, err := def.ResolveTools(available); err == nil {
+				def.Tools = agent.Describe(set.All())
+			}
+			return writeJSON(d, def)
+		},
+	}
+	var force bool
+	imp := &cobra.Command{
+		Use: "import FILE", Short: "Import an agent definition from its JSON form", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			b, err := os.ReadFile(args[0])
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			var def agent.Definition
+			if err := json.Unmarshal(b, &def); err != nil {
+				return &exitError{code: 1, err: fmt.Errorf("%s: %w", args[0], err)}
+			}
+			available, err := builtinTools(d)
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if _, err := def.ResolveTools(available); err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if len(def.StructuredOutput) > 0 {
+				if _, err := agent.CompileSchema(def.StructuredOutput); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+			}
+			dir := agentsDir(d, o)
+			path := filepath.Join(dir, def.Identifier+".json")
+			if _, err := os.Stat(path); err == nil && !force {
+				return &exitError{code: 1, err: fmt.Errorf("%s exists; --force replaces it", path)}
+			} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return &exitError{code: 1, err: err}
+			}
+			out, _ := json.MarshalIndent(def, "", "  ")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if err := os.WriteFile(path, append(out, '\n'), 0o600); err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			fmt.Fprintf(d.stdout, "imported agent %s into %s\n", def.Identifier, path)
+			return nil
+		},
+	}
+	imp.Flags().BoolVar(&force, "force", false, "replace an agent of the same name")
+	cmd.AddCommand(list, show, export, imp)
+	return cmd
+}
+
+func writeJSON(d deps, v any) error {
+	enc := json.NewEncoder(d.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
