@@ -30,8 +30,8 @@ var commands = []command{
 	{"/attach", "PATH", "attach an image or a text file to the next message", false},
 	{"/retry", "", "ask for the last answer again", true},
 	{"/undo", "", "remove the last question and its answer", true},
-	{"/sessions", "", "list saved sessions", false},
-	{"/resume", "ID", "switch to a saved session", true},
+	{"/sessions", "", "pick a saved session to resume", true},
+	{"/resume", "[ID]", "switch to a saved session (without ID: pick one)", true},
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
 }
@@ -194,9 +194,12 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/undo":
 		m.undo()
 	case "/sessions":
-		m.listSessions()
+		return m.openPicker(), true
 	case "/resume":
-		m.resume(arg)
+		if arg == "" {
+			return m.openPicker(), true
+		}
+		return m.resume(arg), true
 	case "/continue":
 		return m.continueTurn(), true
 	case "/quit":
@@ -250,38 +253,31 @@ func (m *Model) undo() {
 	}
 }
 
-func (m *Model) listSessions() {
-	if m.opts.Sessions == nil {
-		m.notice = "sessions are not being saved in this run"
-		return
+// resume loads a stored session in a command (reading it is IO); the
+// model switches to it in onResumed.
+func (m *Model) resume(prefix string) tea.Cmd {
+	if m.opts.Sessions == nil || prefix == "" {
+		m.notice = "/resume ID switches to a saved session; /sessions picks one"
+		return nil
 	}
-	all, err := m.opts.Sessions.List()
-	if err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
-		return
+	host := m.opts.Sessions
+	return func() tea.Msg {
+		s, err := host.Open(prefix)
+		return resumedMsg{s: s, err: err}
 	}
-	var b strings.Builder
-	b.WriteString(fmt.Sprintf("%d saved sessions (/resume ID switches):", len(all)))
-	for i, s := range all {
-		if i == 20 {
-			b.WriteString(fmt.Sprintf("\n  … and %d more (chat sessions list)", len(all)-20))
-			break
-		}
-		b.WriteString(fmt.Sprintf("\n  %s  %3d msgs  %s", s.ID[:13], s.Messages, truncateWidth(listener.VisibleString(s.Title), m.width-30)))
-	}
-	m.print(m.noticeBlock(m.st.notice, b.String()))
 }
 
-func (m *Model) resume(prefix string) {
-	if m.opts.Sessions == nil || prefix == "" {
-		m.notice = "/resume ID switches to a saved session; /sessions lists them"
+type resumedMsg struct {
+	s   *session.Session
+	err error
+}
+
+func (m *Model) onResumed(msg resumedMsg) {
+	if msg.err != nil {
+		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
 		return
 	}
-	s, err := m.opts.Sessions.Open(prefix)
-	if err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
-		return
-	}
+	s := msg.s
 	m.opts.Agent.SetSession(s)
 	m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
 	msgs := s.Messages()

@@ -156,3 +156,55 @@ func TestEscEscEditsLastMessage(t *testing.T) {
 		t.Fatalf("busy %v last %q, %d messages", f.m.busy, f.m.lastUser, len(s.Messages()))
 	}
 }
+
+// fakeHost is a SessionHost over memory.
+type fakeHost struct {
+	infos   []session.Info
+	stored  map[string]*session.Session
+	changed int
+}
+
+func (h *fakeHost) Changed(*session.Session)      { h.changed++ }
+func (h *fakeHost) Started(*session.Session)      {}
+func (h *fakeHost) List() ([]session.Info, error) { return h.infos, nil }
+func (h *fakeHost) Open(id string) (*session.Session, error) {
+	if s, ok := h.stored[id]; ok {
+		return s, nil
+	}
+	return nil, errors.New("no such session " + id)
+}
+
+func TestSessionPicker(t *testing.T) {
+	t.Parallel()
+	old := session.New(session.User("the old question"), session.Assistant("the old answer"))
+	host := &fakeHost{stored: map[string]*session.Session{"0199-bbbb-cccc-dddd": old}, infos: []session.Info{
+		{ID: "0199-aaaa-cccc-dddd", Title: "newest", Messages: 4},
+		{ID: "0199-bbbb-cccc-dddd", Title: "the old one", Messages: 2},
+	}}
+	f := newFixture(t)
+	host.infos[0].Updated = f.clock.Add(-3 * time.Hour)
+	host.infos[1].Updated = f.clock.Add(-50 * time.Hour)
+	f.m.opts.Sessions = host
+	f.typeText("/sessions")
+	cmd := f.send(press("enter"))
+	if cmd == nil {
+		t.Fatal("no command to list sessions")
+	}
+	f.send(sessionsMsg{items: host.infos})
+	view := ansi.Strip(f.m.View().Content)
+	if !strings.Contains(view, "▸ 0199-aaaa-ccc  3h ago") || !strings.Contains(view, "the old one") {
+		t.Fatalf("picker:\n%s", view)
+	}
+	f.send(press("down"))
+	f.send(press("enter"))
+	s, err := host.Open("0199-bbbb-cccc-dddd")
+	f.send(resumedMsg{s: s, err: err})
+	if f.m.picker != nil || f.m.opts.Agent.Session() != old || !strings.Contains(f.printed(), "the old answer") {
+		t.Fatalf("resume: picker %v printed %q", f.m.picker, f.printed())
+	}
+	f.typeText("/undo")
+	f.send(press("enter"))
+	if old.Len() != 0 || host.changed == 0 || f.m.input.value() != "the old question" {
+		t.Fatalf("/undo: %d messages, %d saves, input %q", old.Len(), host.changed, f.m.input.value())
+	}
+}

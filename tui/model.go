@@ -105,6 +105,7 @@ type Model struct {
 	quitArm     time.Time // first ctrl+c at idle on an empty input
 	lastEsc     time.Time
 	editing     string // id of the user message being edited (Esc Esc)
+	picker      *picker
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -168,6 +169,9 @@ func (m *Model) View() tea.View {
 	}
 	if len(m.attachments) > 0 {
 		parts = append(parts, m.st.after.Render(truncateWidth(attachmentList(m.attachments), m.width)))
+	}
+	if p := m.pickerView(); p != "" {
+		parts = append(parts, p)
 	}
 	if c := m.completionView(); c != "" {
 		parts = append(parts, c)

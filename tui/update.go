@@ -97,6 +97,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onModels(msg)
 	case editorStartMsg, editorDoneMsg, editorTextMsg:
 		return m.onEditor(msg)
+	case sessionsMsg:
+		m.onSessions(msg)
+		return nil
+	case resumedMsg:
+		m.onResumed(msg)
+		return nil
 	case attachedMsg:
 		if msg.err != nil {
 			m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))

@@ -16,6 +16,11 @@ const quitWindow = 2 * time.Second
 
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
+	if m.picker != nil {
+		if handled, cmd := m.pickerKey(key); handled {
+			return cmd
+		}
+	}
 	if key != "ctrl+c" && !m.quitArm.IsZero() {
 		m.quitArm, m.notice = time.Time{}, ""
 	}

@@ -175,3 +175,35 @@ func TestAttachFilesInPrintMode(t *testing.T) {
 		t.Fatal(errOut)
 	}
 }
+
+// TestKill9MidStream kills the binary while the answer streams; the
+// question is on disk and --continue sends a history the server accepts.
+func TestKill9MidStream(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "an answer that will never finish", Piece: 10, Gate: gate, GateAfter: 1},
+		oaitest.Answer{Text: "fresh answer"})
+	cmd := inHome(t, command(t, srv, "-p", "first question"), home, dir)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(stdout, make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	out, errOut, code := run(t, inHome(t, command(t, srv, "--continue", "-p", "second question"), home, dir))
+	if code != 0 || !strings.Contains(out, "fresh answer") {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	last := srv.Requests()[1]
+	// The unanswered question and the new one are merged into one message.
+	if last.Shape() != "system user" || !strings.Contains(last.Messages[1].Text(), "first question\n\nsecond question") {
+		t.Fatalf("continued with %s", last.Shape())
+	}
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+// picker chooses a saved session: ↑/↓ move, enter resumes, esc closes.
+type picker struct {
+	items []session.Info
+	sel   int
+}
+
+type sessionsMsg struct {
+	items []session.Info
+	err   error
+}
+
+// openPicker lists the sessions in a command (reading the store is IO).
+func (m *Model) openPicker() tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.notice = "sessions are not being saved in this run"
+		return nil
+	}
+	host := m.opts.Sessions
+	return func() tea.Msg {
+		items, err := host.List()
+		return sessionsMsg{items: items, err: err}
+	}
+}
+
+func (m *Model) onSessions(msg sessionsMsg) {
+	switch {
+	case msg.err != nil:
+		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+	case len(msg.items) == 0:
+		m.notice = "no saved sessions yet"
+	default:
+		m.picker = &picker{items: msg.items}
+	}
+}
+
+// pickerKey handles a key while the picker is open; false lets it through.
+func (m *Model) pickerKey(key string) (bool, tea.Cmd) {
+	p := m.picker
+	switch key {
+	case "up", "ctrl+p":
+		p.sel = max(p.sel-1, 0)
+	case "down", "ctrl+n":
+		p.sel = min(p.sel+1, len(p.items)-1)
+	case "enter":
+		id := p.items[p.sel].ID
+		m.picker = nil
+		return true, m.resume(id)
+	case "esc", "ctrl+c":
+		m.picker = nil
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+func (m *Model) pickerView() string {
+	p := m.picker
+	if p == nil {
+		return ""
+	}
+	const rows = 8
+	start := min(max(p.sel-rows/2, 0), max(len(p.items)-rows, 0))
+	end := min(start+rows, len(p.items))
+	var b strings.Builder
+	b.WriteString(m.st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
+	for i := start; i < end; i++ {
+		s := p.items[i]
+		row := fmt.Sprintf("%s  %-9s %4d msgs  %s", s.ID[:13], ago(m.now().Sub(s.Updated)), s.Messages, listener.VisibleString(s.Title))
+		row = truncateWidth(row, m.width-2)
+		if i == p.sel {
+			b.WriteString("\n" + m.st.user.Render("▸ "+row))
+		} else {
+			b.WriteString("\n  " + m.st.dim.Render(row))
+		}
+	}
+	return b.String()
+}
+
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
