@@ -147,10 +147,11 @@ func (m *Model) submit(inject bool) tea.Cmd {
 		return nil
 	}
 	if strings.HasPrefix(raw, "/") && !strings.Contains(raw, "\n") {
+		m.input.clear() // before the command: /undo puts text back
 		if cmd, ok := m.command(raw); ok {
-			m.input.clear()
 			return cmd
 		}
+		m.input.set(raw) // not a command after all: send it as text
 	}
 	hist := m.input.remember(text)
 	m.input.clear()
