@@ -109,8 +109,8 @@ func TestTUIAnswersAndQuits(t *testing.T) {
 	tm := startTerm(t, srv)
 	tm.typeText("hello there")
 	tm.keys("Enter")
-	scr := tm.waitFor("the answer", 10*time.Second)
-	if !strings.Contains(scr, "› hello there") || !strings.Contains(scr, "• one") {
+	scr := tm.waitFor("• two", 10*time.Second)
+	if !strings.Contains(scr, "› hello there") || !strings.Contains(scr, "the answer") || !strings.Contains(scr, "• one") {
 		t.Fatalf("the screen:\n%s", scr)
 	}
 	tm.keys("C-c")
