@@ -14,65 +14,12 @@ import (
 	"time"
 )
 
-// Workspace is the directory file tools work in; paths outside it are
-// refused (approval for them comes with the full tool set).
-type Workspace struct {
-	Root      string
-	MaxOutput int // bytes a tool may return before truncation (default 64 KiB)
-}
-
-func (w Workspace) maxOutput() int {
-	if w.MaxOutput > 0 {
-		return w.MaxOutput
-	}
-	return 64 << 10
-}
-
-// resolve turns a path the model gave into an absolute path inside Root.
-func (w Workspace) resolve(p string) (string, error) {
-	root, err := filepath.Abs(w.Root)
-	if err != nil {
-		return "", err
-	}
-	if realRoot, err := filepath.EvalSymlinks(root); err == nil {
-		root = realRoot
-	}
-	if p == "" {
-		p = "."
-	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(root, p)
-	}
-	abs = filepath.Clean(abs)
-	real := abs
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		real = r
-	}
-	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("%s is outside the working directory %s; use a path inside it", p, root)
-	}
-	return real, nil
-}
-
-// truncate cuts s to max bytes on a line boundary and says how much it cut.
-func truncate(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:max], '\n') + 1
-	if cut == 0 {
-		cut = max
-	}
-	return s[:cut] + fmt.Sprintf("\n[output truncated: %d of %d bytes shown; ask for a smaller range]", cut, len(s))
-}
-
 // ReadFile reads a text file, with line numbers, a slice at a time.
 type ReadFile struct{ Workspace }
 
 func (ReadFile) Name() string { return "read_file" }
 func (ReadFile) Description() string {
-	return "Read a text file from the working directory. Lines are numbered. Use offset and limit to read a long file in parts."
+	return "Read a text file. Lines are numbered. Use offset and limit to read a long file in parts."
 }
 func (ReadFile) Parameters() json.RawMessage {
 	return Object([]string{"path"}, map[string]*Schema{
@@ -83,6 +30,17 @@ func (ReadFile) Parameters() json.RawMessage {
 }
 func (ReadFile) Timeout() time.Duration { return 10 * time.Second }
 
+type pathArg struct {
+	Path string `json:"path"`
+}
+
+// Review asks only for paths outside the working directory.
+func (r ReadFile) Review(raw json.RawMessage) (Review, error) {
+	var a pathArg
+	_ = json.Unmarshal(raw, &a)
+	return r.outsideReview("read", a.Path), nil
+}
+
 func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	var args struct {
 		Path          string
@@ -91,10 +49,7 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", err
 	}
-	path, err := r.resolve(args.Path)
-	if err != nil {
-		return "", err
-	}
+	path, _ := r.resolve(args.Path)
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -147,7 +102,7 @@ type ListFiles struct{ Workspace }
 
 func (ListFiles) Name() string { return "list_files" }
 func (ListFiles) Description() string {
-	return "List files under a directory of the working directory (directories end in /). Optional glob filter on file names and a depth limit."
+	return "List files under a directory (directories end in /), skipping what .gitignore excludes. Optional glob filter on file names and a depth limit."
 }
 func (ListFiles) Parameters() json.RawMessage {
 	return Object(nil, map[string]*Schema{
@@ -158,8 +113,12 @@ func (ListFiles) Parameters() json.RawMessage {
 }
 func (ListFiles) Timeout() time.Duration { return 20 * time.Second }
 
-// skipDirs are never worth showing a model.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true, "__pycache__": true}
+// Review asks only for paths outside the working directory.
+func (l ListFiles) Review(raw json.RawMessage) (Review, error) {
+	var a pathArg
+	_ = json.Unmarshal(raw, &a)
+	return l.outsideReview("list", a.Path), nil
+}
 
 const maxEntries = 2000
 
@@ -171,10 +130,7 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", err
 	}
-	root, err := l.resolve(args.Path)
-	if err != nil {
-		return "", err
-	}
+	root, _ := l.resolve(args.Path)
 	if st, err := os.Stat(root); err != nil {
 		return "", fmt.Errorf("%s does not exist", args.Path)
 	} else if !st.IsDir() {
@@ -191,10 +147,7 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	var out []string
 	more := false
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable entries are skipped, not fatal
-		}
+	err := l.walkFiles(root, func(p string, d fs.DirEntry) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -204,9 +157,6 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 		rel, _ := filepath.Rel(root, p)
 		level := strings.Count(rel, string(filepath.Separator)) + 1
 		if d.IsDir() {
-			if skipDirs[d.Name()] {
-				return fs.SkipDir
-			}
 			if args.Glob == "" {
 				out = append(out, rel+"/")
 			}
@@ -240,7 +190,7 @@ func matches(glob, name string) bool {
 	return ok
 }
 
-// Builtins returns the read-only tools working in ws.
+// Builtins returns every built-in tool working in ws.
 func Builtins(ws Workspace) []Tool {
-	return []Tool{ReadFile{ws}, ListFiles{ws}}
+	return []Tool{ReadFile{ws}, ListFiles{ws}, Grep{ws}, FetchURL{}, WriteFile{ws}, EditFile{ws}, RunShell{ws}}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,6 +34,7 @@ const (
 	ErrTypeExecution        = "execution_error"
 	ErrTypeTimeout          = "timeout"
 	ErrTypeCancelled        = "cancelled"
+	ErrTypeDenied           = "denied"
 )
 
 // Result is a call's outcome as the model will read it.
@@ -42,10 +44,13 @@ type Result struct {
 	ErrType string // one of the ErrType constants
 }
 
-// Set is an ordered collection of tools, looked up by name.
+// Set is an ordered collection of tools, looked up by name. Policy and
+// Approver decide about calls that need approval (nil Approver: refused).
 type Set struct {
-	tools []Tool
-	index map[string]Tool
+	tools    []Tool
+	index    map[string]Tool
+	Policy   *Policy
+	Approver Approver
 }
 
 // NewSet returns a set of tools; a later tool with the same name wins.
@@ -112,6 +117,25 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if err := CheckArgs(t.Parameters(), raw); err != nil {
 		return fail(ErrTypeInvalidArguments, fmt.Errorf("invalid arguments for %s: %v; send a JSON object matching its schema: %s", name, err, t.Parameters()))
 	}
+	if g, ok := t.(Gated); ok {
+		review, err := g.Review(raw)
+		if err != nil {
+			return fail(ErrTypeExecution, err)
+		}
+		d, err := s.Policy.decide(ctx, Request{Tool: name, Review: review}, s.Approver)
+		if err != nil {
+			return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err))
+		}
+		if d.Verdict == Deny {
+			reason := d.Reason
+			if reason == "" {
+				reason = "the user declined"
+			}
+			return fail(ErrTypeDenied, fmt.Errorf("%s was not run: %s. Do not retry it unchanged; ask the user or take another way", name, reason))
+		}
+	} else if slices.Contains(s.policyDenied(), name) {
+		return fail(ErrTypeDenied, fmt.Errorf("%s is denied by the user's configuration", name))
+	}
 	timeout := t.Timeout()
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -128,6 +152,19 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 		return fail(ErrTypeCancelled, fmt.Errorf("%s was cancelled", name))
 	}
 	return fail(ErrTypeExecution, err)
+}
+
+func (s *Set) policyDenied() []string {
+	if s.Policy == nil {
+		return nil
+	}
+	return s.Policy.DenyTools
+}
+
+// Gated reports whether a tool may ask for approval.
+func IsGated(t Tool) bool {
+	_, ok := t.(Gated)
+	return ok
 }
 
 func run(ctx context.Context, t Tool, args json.RawMessage) (out string, err error) {

@@ -88,10 +88,11 @@ func TestFileTools(t *testing.T) {
 		{"read slice", "read_file", `{"path":"a.txt","offset":2,"limit":1}`, "     2\ttwo\n[more lines follow; read on with offset 3]\n", false},
 		{"missing", "read_file", `{"path":"nope.txt"}`, "does not exist", true},
 		{"binary", "read_file", `{"path":"bin.dat"}`, "binary file", true},
-		{"dotdot", "read_file", `{"path":"../x"}`, "outside the working directory", true},
-		{"symlink escape", "read_file", `{"path":"escape/secret"}`, "outside the working directory", true},
+		{"dotdot", "read_file", `{"path":"../x"}`, "needs the user's approval", true},
+		{"symlink escape", "read_file", `{"path":"escape/secret"}`, "needs the user's approval", true},
 		{"truncated", "read_file", `{"path":"big.txt"}`, "[output truncated:", false},
 		{"list", "list_files", `{}`, "a.txt\nbig.txt\nbin.dat\nescape\nsub/\nsub/b.go", false},
+		{"list outside", "list_files", `{"path":"/"}`, "needs the user's approval", true},
 		{"glob", "list_files", `{"glob":"*.go"}`, "sub/b.go", false},
 		{"list a file", "list_files", `{"path":"a.txt"}`, "is a file", true},
 	}
