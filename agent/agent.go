@@ -100,6 +100,13 @@ func (a *Agent) Model() string {
 	return a.o.Model
 }
 
+// Tools is the agent's current tool set.
+func (a *Agent) Tools() *tool.Set {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return a.o.Tools
+}
+
 // StepLimit is the agent's budget control (nil: unlimited).
 func (a *Agent) StepLimit() *control.StepLimit { return a.o.StepLimit }
 

@@ -135,6 +135,7 @@ func Describe(tools []tool.Tool) []ToolDescriptor {
 // unknown name is an error that lists what exists.
 func (d Definition) ResolveTools(available *tool.Set) (*tool.Set, error) {
 	out := tool.NewSet()
+	out.Policy, out.Approver = available.Policy, available.Approver
 	for _, desc := range d.Tools {
 		t, ok := available.Lookup(desc.Name)
 		if !ok {

@@ -105,7 +105,10 @@ func (t *turn) runTools(calls []session.ToolCall) error {
 		if err := o.Cancellable.Check(); err != nil {
 			return err
 		}
-		res := t.tools.Dispatch(o.Cancellable.Context(), c.Name, c.Arguments)
+		ctx := tool.WithProgress(o.Cancellable.Context(), func(text string) {
+			t.emit(listener.ToolOutput{Origin: t.origin, ID: c.ID, Name: c.Name, Text: text})
+		})
+		res := t.tools.Dispatch(ctx, c.Name, c.Arguments)
 		if err := o.Cancellable.Check(); err != nil {
 			return err
 		}

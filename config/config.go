@@ -41,6 +41,12 @@ type Config struct {
 
 	// Agents are the named agent definitions (personas) of the file.
 	Agents map[string]AgentConfig `toml:"agents"`
+	// Tools says which tools run without asking, and which never run.
+	Tools ToolsConfig `toml:"tools"`
+	// Yes approves every tool call (--yes).
+	Yes bool `toml:"-"`
+	// ContextWindow overrides the model's context size (--context-window).
+	ContextWindow int `toml:"context_window"`
 
 	// Where each value came from, for `chat config show`.
 	Sources map[string]string `toml:"-"`
@@ -67,11 +73,28 @@ type AgentConfig struct {
 	StructuredOutput string   `toml:"structured_output"`
 }
 
+// ToolsConfig is the [tools] table:
+//
+//	[tools]
+//	allow = ["write_file"]              # never ask for these
+//	deny = ["fetch_url"]                # never run these
+//	allow_shell = ["go test", "git status", "ls"]   # run_shell commands by prefix
+//	deny_shell = ["rm", "git push"]
+type ToolsConfig struct {
+	Allow      []string `toml:"allow"`
+	Deny       []string `toml:"deny"`
+	AllowShell []string `toml:"allow_shell"`
+	DenyShell  []string `toml:"deny_shell"`
+	MaxOutput  int      `toml:"max_output"` // bytes a tool returns before truncation
+}
+
 // Flags are the command-line overrides; nil or "" means not given.
 type Flags struct {
 	BaseURL, Model, System *string
 	MaxSteps               *int
 	NoStream               *bool
+	Yes                    *bool
+	ContextWindow          *int
 }
 
 // Steps is the effective step budget (0 = unlimited).
@@ -136,6 +159,14 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if f.MaxSteps != nil {
 		c.MaxSteps = f.MaxSteps
 		c.Sources["max_steps"] = "flag --max-steps"
+	}
+	if f.Yes != nil && *f.Yes {
+		c.Yes = true
+		c.Sources["yes"] = "flag --yes"
+	}
+	if f.ContextWindow != nil {
+		c.ContextWindow = *f.ContextWindow
+		c.Sources["context_window"] = "flag --context-window"
 	}
 	if f.NoStream != nil && *f.NoStream {
 		c.NoStream = true

@@ -62,6 +62,11 @@ type (
 		Origin
 		ID, Name, Arguments string
 	}
+	// ToolOutput is output a running tool produced (run_shell streams it).
+	ToolOutput struct {
+		Origin
+		ID, Name, Text string
+	}
 	// ToolResult is a tool's answer; Err is set when the tool failed.
 	ToolResult struct {
 		Origin
@@ -112,6 +117,7 @@ func (AssistantDelta) Kind() string { return "assistant_delta" }
 func (Thinking) Kind() string       { return "thinking" }
 func (Assistant) Kind() string      { return "assistant" }
 func (ToolCall) Kind() string       { return "tool_call" }
+func (ToolOutput) Kind() string     { return "tool_output" }
 func (ToolResult) Kind() string     { return "tool_result" }
 func (Usage) Kind() string          { return "usage" }
 func (ContextCap) Kind() string     { return "context_cap" }

@@ -60,6 +60,8 @@ func (j *JSONL) OnEvent(e Event) {
 		v.Text, v.ToolCalls, v.Synthesized, v.Finish = e.Text, e.ToolCalls, e.Synthesized, e.Finish
 	case ToolCall:
 		v.ID, v.Name, v.Arguments = e.ID, e.Name, e.Arguments
+	case ToolOutput:
+		v.ID, v.Name, v.Text = e.ID, e.Name, e.Text
 	case ToolResult:
 		v.ID, v.Name, v.Content = e.ID, e.Name, &e.Content
 		if e.Err != nil {

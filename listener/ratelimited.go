@@ -63,7 +63,7 @@ func (r *RateLimited) OnEvent(e Event) {
 		c.queue = append(c.queue, queued{key: r.key, to: r.inner, ev: e})
 	}
 	switch e.(type) {
-	case AssistantDelta, ThinkingDelta:
+	case AssistantDelta, ThinkingDelta, ToolOutput:
 		if wait := c.interval - time.Since(c.lastFlush); wait > 0 {
 			if c.timer == nil {
 				c.timer = time.AfterFunc(wait, c.flush)
@@ -94,6 +94,12 @@ func (c *rateCore) coalesce(key *byte, e Event) bool {
 		text, first = d.Text, last.ev.(AssistantDelta).Text
 	case ThinkingDelta:
 		text, first = d.Text, last.ev.(ThinkingDelta).Text
+	case ToolOutput:
+		p := last.ev.(ToolOutput)
+		if p.ID != d.ID {
+			return false
+		}
+		text, first = d.Text, p.Text
 	default:
 		return false
 	}
@@ -115,6 +121,9 @@ func (q queued) event() Event {
 		d.Text = q.text.String()
 		return d
 	case ThinkingDelta:
+		d.Text = q.text.String()
+		return d
+	case ToolOutput:
 		d.Text = q.text.String()
 		return d
 	}

@@ -73,6 +73,10 @@ func (t *Terminal) OnEvent(e Event) {
 	case ToolCall:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s→ %s %s\n", t.indent, e.Name, oneLine(String(e.Arguments), 200))
+	case ToolOutput:
+		if s.showThinking { // -v: a command's output as it runs
+			fmt.Fprint(s.diag, String(e.Text))
+		}
 	case ToolResult:
 		if e.Err != nil {
 			fmt.Fprintf(s.diag, "%s  ✗ %s\n", t.indent, oneLine(String(e.Err.Error()), 200))

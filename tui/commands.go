@@ -28,6 +28,7 @@ var commands = []command{
 	{"/system", "[TEXT]", "show or replace the system prompt", true},
 	{"/copy", "", "copy the last answer to the clipboard (OSC 52)", false},
 	{"/attach", "PATH", "attach an image or a text file to the next message", false},
+	{"/tools", "", "list the tools and whether they ask first", false},
 	{"/retry", "", "ask for the last answer again", true},
 	{"/undo", "", "remove the last question and its answer", true},
 	{"/sessions", "", "pick a saved session to resume", true},
@@ -189,6 +190,17 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			part, err := session.Attach(path)
 			return attachedMsg{part: part, err: err}
 		}, true
+	case "/tools":
+		if m.opts.Tools == nil {
+			m.notice = "no tools in this run"
+			break
+		}
+		var b strings.Builder
+		b.WriteString("tools:")
+		for _, t := range m.opts.Tools() {
+			b.WriteString(fmt.Sprintf("\n  %-11s %-26s %s", t.Name, t.State, truncateWidth(t.Description, max(m.width-42, 10))))
+		}
+		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/retry":
 		return m.retry(), true
 	case "/undo":

@@ -35,7 +35,15 @@ type Options struct {
 	// Agents names the agent definitions /agent can switch to.
 	Agents      []string
 	SwitchAgent func(name string) error
+	// Approvals, when the agent's tools ask through it, is connected to
+	// the program by Run.
+	Approvals *Approvals
+	// Tools lists the tools and how each is treated, for /tools.
+	Tools func() []ToolState
 }
+
+// ToolState is one line of /tools.
+type ToolState struct{ Name, State, Description string }
 
 // SessionHost is what the TUI needs of session storage.
 type SessionHost interface {
@@ -80,6 +88,7 @@ type Model struct {
 	started    time.Time
 	steps      int
 	live       liveTurn
+	toolOut    string // the last lines a running tool printed
 	liveCache  struct {
 		text, style, out string
 		width            int
@@ -106,6 +115,7 @@ type Model struct {
 	lastEsc     time.Time
 	editing     string // id of the user message being edited (Esc Esc)
 	picker      *picker
+	asking      *asking // a tool waits for approval
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -161,6 +171,9 @@ func (m *Model) View() tea.View {
 	if live := m.liveView(); live != "" {
 		parts = append(parts, live)
 	}
+	if a := m.approvalView(); a != "" {
+		parts = append(parts, a)
+	}
 	if p := m.pendingView(); p != "" {
 		parts = append(parts, p)
 	}
@@ -203,6 +216,13 @@ func (m *Model) liveView() string {
 			c.text, c.width, c.style, c.out = m.live.text, m.width, m.md.style, m.md.render(m.live.text, m.width)
 		}
 		return m.liveCache.out
+	}
+	if m.toolOut != "" {
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimRight(m.toolOut, "\n"), "\n") {
+			b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
+		}
+		return strings.TrimRight(b.String(), "\n")
 	}
 	if m.live.thinking != "" {
 		lines := strings.Split(strings.TrimSpace(wrap(m.live.thinking, m.width-2)), "\n")

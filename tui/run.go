@@ -26,6 +26,10 @@ func Run(ctx context.Context, o Options, ls *listener.List) error {
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(framesPerSecond))
 	rl := listener.NewRateLimited(bridge{p}, framesPerSecond)
 	ls.Add(rl)
+	if o.Approvals != nil {
+		o.Approvals.connect(p.Send)
+		defer o.Approvals.connect(nil)
+	}
 	_, err := p.Run()
 	return err
 }

@@ -97,6 +97,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onModels(msg)
 	case editorStartMsg, editorDoneMsg, editorTextMsg:
 		return m.onEditor(msg)
+	case approvalMsg:
+		m.onApproval(msg)
+		return nil
 	case sessionsMsg:
 		m.onSessions(msg)
 		return nil

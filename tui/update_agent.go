@@ -60,6 +60,8 @@ func (m *Model) cancel() tea.Cmd {
 func (m *Model) endTurn() {
 	m.busy = false
 	m.live = liveTurn{}
+	m.asking = nil // its approver returns: the turn's context is done
+	m.toolOut = ""
 }
 
 func (m *Model) onEvent(ev listener.Event) tea.Cmd {
@@ -100,7 +102,10 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.steps++
 		m.print(m.toolCallLine(e.Name, e.Arguments))
 		m.live.state = "running " + e.Name
+	case listener.ToolOutput:
+		m.toolOut = lastLines(m.toolOut+listener.VisibleString(e.Text), 4, 8<<10)
 	case listener.ToolResult:
+		m.toolOut = ""
 		m.print(m.toolResultBlock(e))
 		m.live.state = "waiting for the model"
 	case listener.Usage:
@@ -214,4 +219,16 @@ func humanBytes(n int) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// lastLines keeps the last n lines of s (and at most max bytes).
+func lastLines(s string, n, max int) string {
+	if len(s) > max {
+		s = s[len(s)-max:]
+	}
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n") + "\n"
 }

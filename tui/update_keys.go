@@ -16,6 +16,16 @@ const quitWindow = 2 * time.Second
 
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
+	if m.asking != nil {
+		switch {
+		case key == "ctrl+c", key == "esc" && !m.asking.reasoning:
+			// below: cancels the turn, and with it the question
+		case m.approvalKey(key):
+			return nil
+		default:
+			return m.input.update(k) // the reason being typed
+		}
+	}
 	if m.picker != nil {
 		if handled, cmd := m.pickerKey(key); handled {
 			return cmd

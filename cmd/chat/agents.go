@@ -83,18 +83,9 @@ func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definitio
 	return def, nil
 }
 
-// builtinTools is every tool this chat has, for resolving definitions.
-func builtinTools(d deps) (*tool.Set, error) {
-	wd, err := d.workdir()
-	if err != nil {
-		return nil, err
-	}
-	return tool.NewSet(tool.Builtins(tool.Workspace{Root: wd})...), nil
-}
-
 // applyAgent makes a the named definition (or, with none named, the one a
 // resumed session was made with), then lets explicit flags win over it.
-func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config.Config, a *agent.Agent, snapshot json.RawMessage) (string, error) {
+func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config.Config, a *agent.Agent, available *tool.Set, snapshot json.RawMessage) (string, error) {
 	var def agent.Definition
 	name := o.agent
 	switch {
@@ -114,10 +105,6 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 		name = def.Identifier
 	default:
 		return "", nil
-	}
-	available, err := builtinTools(d)
-	if err != nil {
-		return "", err
 	}
 	if len(def.Tools) == 0 { // a definition without tools keeps the built-in set
 		def.Tools = agent.Describe(available.All())
@@ -214,7 +201,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
-			available, err := builtinTools(d)
+			available, err := toolSet(d, config.Config{})
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
@@ -238,7 +225,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err := json.Unmarshal(b, &def); err != nil {
 				return &exitError{code: 1, err: fmt.Errorf("%s: %w", args[0], err)}
 			}
-			available, err := builtinTools(d)
+			available, err := toolSet(d, config.Config{})
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}

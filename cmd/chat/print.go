@@ -82,11 +82,15 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		return &exitError{code: 1, err: err}
 	}
 	defer host.close()
-	a, err := newAgent(ctx, d, cfg, sess, ls, cancel, nil)
+	tools, err := toolSet(d, cfg) // no approver: what needs approval is refused unless --yes
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	name, err := applyAgent(changed, d, o, cfg, a, snapshot)
+	a, err := newAgent(ctx, d, cfg, sess, tools, ls, cancel, nil)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	name, err := applyAgent(changed, d, o, cfg, a, tools, snapshot)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}

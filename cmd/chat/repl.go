@@ -13,6 +13,7 @@ import (
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/tool"
 	"github.com/chatrepl/chat/tui"
 )
 
@@ -32,20 +33,22 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		return &exitError{code: 1, err: err}
 	}
 	defer host.close()
-	a, err := newAgent(ctx, d, cfg, sess, ls, control.NewCancellable(nil), interloper)
+	available, err := toolSet(d, cfg)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	name, err := applyAgent(changed, d, o, cfg, a, snapshot)
+	approvals := tui.NewApprovals()
+	available.Approver = approvals
+	a, err := newAgent(ctx, d, cfg, sess, available, ls, control.NewCancellable(nil), interloper)
+	if err != nil {
+		return &exitError{code: 1, err: err}
+	}
+	name, err := applyAgent(changed, d, o, cfg, a, available, snapshot)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	host.begin(sess, definitionJSON(a, name))
 	defs, err := definitions(d, o, cfg)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	available, err := builtinTools(d)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -60,6 +63,14 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		NoColor:     d.getenv("NO_COLOR") != "",
 		Sessions:    host,
 		Agents:      names(defs),
+		Approvals:   approvals,
+		Tools: func() []tui.ToolState {
+			var out []tui.ToolState
+			for _, t := range a.Tools().All() {
+				out = append(out, tui.ToolState{Name: t.Name(), State: available.Policy.State(t.Name(), tool.IsGated(t)), Description: t.Description()})
+			}
+			return out
+		},
 		SwitchAgent: func(name string) error {
 			def, ok := defs[name]
 			if !ok {

@@ -65,6 +65,8 @@ type rootOptions struct {
 	files  []string
 	agent  string
 	schema string
+	yes    bool
+	ctxWin int
 }
 
 func newRootCmd(d deps) *cobra.Command {
@@ -111,6 +113,8 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "print mode: attach a file to the prompt (images, text; repeatable)")
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
+	f.BoolVarP(&o.yes, "yes", "y", false, "approve every tool call (writes and shell commands too)")
+	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o))
@@ -138,6 +142,12 @@ func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, erro
 	}
 	if changed("no-stream") {
 		fl.NoStream = &o.noStream
+	}
+	if changed("yes") {
+		fl.Yes = &o.yes
+	}
+	if changed("context-window") {
+		fl.ContextWindow = &o.ctxWin
 	}
 	return config.Load(configPath(d, o), d.getenv, fl)
 }

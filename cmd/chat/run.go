@@ -19,7 +19,7 @@ When a question is about files or code here, use the tools to look before answer
 Answer concisely, in Markdown.`
 
 // newAgent wires an agent from a resolved config.
-func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
+func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, tools *tool.Set, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
 	client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
 	if cfg.Model == "" {
 		models, err := client.Models(ctx)
@@ -35,10 +35,6 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		}
 		client = llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
 	}
-	wd, err := d.workdir()
-	if err != nil {
-		return nil, err
-	}
 	system := cfg.System
 	if system == "" {
 		system = defaultSystem
@@ -47,7 +43,7 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		Client:      client,
 		Session:     s,
 		System:      system,
-		Tools:       tool.NewSet(tool.Builtins(tool.Workspace{Root: wd})...),
+		Tools:       tools,
 		Listeners:   ls,
 		StepLimit:   control.NewStepLimit(cfg.Steps()),
 		Cancellable: c,
@@ -55,4 +51,17 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		NoStream:    cfg.NoStream,
 		Temperature: cfg.Temperature,
 	}), nil
+}
+
+// toolSet is the built-in tools in the working directory, with the
+// config's approval policy (and --yes).
+func toolSet(d deps, cfg config.Config) (*tool.Set, error) {
+	wd, err := d.workdir()
+	if err != nil {
+		return nil, err
+	}
+	set := tool.NewSet(tool.Builtins(tool.Workspace{Root: wd, MaxOutput: cfg.Tools.MaxOutput})...)
+	set.Policy = &tool.Policy{AllowAll: cfg.Yes, AllowTools: cfg.Tools.Allow, DenyTools: cfg.Tools.Deny,
+		AllowShell: cfg.Tools.AllowShell, DenyShell: cfg.Tools.DenyShell}
+	return set, nil
 }
