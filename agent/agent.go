@@ -100,6 +100,16 @@ func (a *Agent) Model() string {
 	return a.o.Model
 }
 
+// SetContextWindow records the model's context size and tells the
+// listeners (ContextCap). The host finds it (it may take a network probe)
+// and calls this once it knows.
+func (a *Agent) SetContextWindow(tokens int) {
+	if tokens <= 0 {
+		return
+	}
+	a.o.Listeners.Emit(listener.ContextCap{Origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Load()}, Tokens: tokens})
+}
+
 // Tools is the agent's current tool set.
 func (a *Agent) Tools() *tool.Set {
 	a.cfgMu.Lock()

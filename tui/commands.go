@@ -115,6 +115,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			m.opts.Sessions.Started(s)
 		}
 		m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
+		m.contextUsed, m.contextWarned = 0, false
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
 	case "/model":
 		if arg == "" {

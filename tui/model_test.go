@@ -380,3 +380,23 @@ func TestStatusBar(t *testing.T) {
 		}
 	}
 }
+
+func TestContextWarning(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.event(listener.ContextCap{Tokens: 10000}) // not tied to a turn
+	f.busy("q")
+	o := listener.Origin{Turn: 1}
+	f.event(listener.Usage{Origin: o, Prompt: 7000, Completion: 500})
+	if strings.Contains(f.printed(), "context window") {
+		t.Fatal("warned at 75%")
+	}
+	f.event(listener.Usage{Origin: o, Prompt: 8200, Completion: 100})
+	f.event(listener.Usage{Origin: o, Prompt: 8400, Completion: 100})
+	if strings.Count(f.printed(), "fills 83% of the model's context window") != 1 {
+		t.Fatalf("printed %q", f.printed())
+	}
+	if !strings.Contains(ansi.Strip(f.m.statusView()), "ctx 8.5k/10k") {
+		t.Fatal(f.m.statusView())
+	}
+}

@@ -65,6 +65,10 @@ func (m *Model) endTurn() {
 }
 
 func (m *Model) onEvent(ev listener.Event) tea.Cmd {
+	if c, ok := ev.(listener.ContextCap); ok { // not tied to a turn
+		m.contextCap = c.Tokens
+		return nil
+	}
 	if ev.Source().Turn <= m.ignoreUpTo {
 		return nil
 	}
@@ -113,9 +117,11 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.tokensOut += e.Completion
 		if e.Agent == "" { // the synthesizer's request is not this conversation
 			m.contextUsed = e.Prompt + e.Completion
+			if m.contextCap > 0 && m.contextUsed*5 >= m.contextCap*4 && !m.contextWarned {
+				m.contextWarned = true
+				m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the conversation fills %d%% of the model's context window; /new starts fresh, /undo drops the last exchange", m.contextUsed*100/m.contextCap)))
+			}
 		}
-	case listener.ContextCap:
-		m.contextCap = e.Tokens
 	case listener.FallbackNotice:
 		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
 		m.live.state = "synthesizing"

@@ -35,7 +35,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		}
 		files = append(files, part)
 	}
-	if err := cfg.Resolve(ctx); err != nil {
+	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	// Deltas are coalesced to at most a frame's worth per write: the
@@ -105,6 +105,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		a.SetSchema(schema)
 	}
 	host.begin(sess, definitionJSON(a, name))
+	contextWindow(ctx, cfg, a, false)
 	res, err := a.Run(ctx, prompt, files...)
 	host.save(sess) // healing placeholders and the like are not appends
 	switch {

@@ -19,7 +19,7 @@ import (
 
 // runREPL opens the interactive terminal UI.
 func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
-	if err := cfg.Resolve(ctx); err != nil {
+	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	ls := listener.NewList()
@@ -48,6 +48,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		return &exitError{code: 1, err: err}
 	}
 	host.begin(sess, definitionJSON(a, name))
+	contextWindow(ctx, cfg, a, true)
 	defs, err := definitions(d, o, cfg)
 	if err != nil {
 		return &exitError{code: 1, err: err}

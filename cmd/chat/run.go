@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
@@ -64,4 +66,40 @@ func toolSet(d deps, cfg config.Config) (*tool.Set, error) {
 	set.Policy = &tool.Policy{AllowAll: cfg.Yes, AllowTools: cfg.Tools.Allow, DenyTools: cfg.Tools.Deny,
 		AllowShell: cfg.Tools.AllowShell, DenyShell: cfg.Tools.DenyShell}
 	return set, nil
+}
+
+// resolveEndpoint settles where the model is: the configuration, else a
+// local server found running (Ollama, LM Studio, llama.cpp).
+func resolveEndpoint(ctx context.Context, d deps, cfg *config.Config) error {
+	err := cfg.Resolve(ctx)
+	if !errors.Is(err, config.ErrNotConfigured) {
+		return err
+	}
+	found, _, ok := llm.Discover(ctx, llm.LocalServers, 400*time.Millisecond)
+	if !ok {
+		return fmt.Errorf("%w\n(no local server answered on localhost:11434, :1234 or :8080)", err)
+	}
+	cfg.BaseURL = found.BaseURL
+	cfg.Sources["base_url"] = "found running (" + found.Name + ")"
+	fmt.Fprintf(d.stderr, "using %s at %s, found running (set OPENAI_BASE_URL or base_url to choose)\n", found.Name, found.BaseURL)
+	return cfg.Resolve(ctx)
+}
+
+// contextWindow is the explicit size when configured, else what the
+// table knows; probe also asks the server (the REPL does, in the
+// background).
+func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe bool) {
+	switch {
+	case cfg.ContextWindow > 0:
+		a.SetContextWindow(cfg.ContextWindow)
+	case probe:
+		go func() {
+			client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: a.Model()})
+			if n, _ := client.ContextWindow(ctx, a.Model()); n > 0 {
+				a.SetContextWindow(n)
+			}
+		}()
+	default:
+		a.SetContextWindow(llm.KnownContextWindow(a.Model()))
+	}
 }
