@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -461,4 +464,54 @@ func TestRunAfterLoadRunsPendingCallsFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantShapes(t, r, "system user assistant(p1) tool:p1 user")
+}
+
+// TestHugeToolOutputStaysBounded runs a command that prints a lot (100 MB;
+// CHAT_EXTREME_MB=1000 for a gigabyte) through the real run_shell tool,
+// with a slow screen behind RateLimited: memory stays bounded and the
+// model gets a truncated result.
+func TestHugeToolOutputStaysBounded(t *testing.T) {
+	mb := 100
+	if v, err := strconv.Atoi(os.Getenv("CHAT_EXTREME_MB")); err == nil && v > 0 {
+		mb = v
+	}
+	ws := tool.Workspace{Root: t.TempDir(), MaxOutput: 32 << 10}
+	shell := tool.RunShell{Workspace: ws}
+	r := newRig(t, nil,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "big", Name: "run_shell", Args: `{"command":"head -c ` + strconv.Itoa(mb) + `000000 /dev/zero | tr '\\0' x | fold -w 100"}`}}},
+		oaitest.Answer{Text: "that was a lot"})
+	set := tool.NewSet(shell)
+	set.Policy = &tool.Policy{AllowAll: true}
+	slow := listener.Func(func(listener.Event) { time.Sleep(2 * time.Millisecond) })
+	var peak uint64
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapInuse)
+			}
+		}
+	}()
+	a := agent.New(agent.Options{Client: llm.New(llm.Config{BaseURL: r.srv.BaseURL(), Model: "m"}), Tools: set,
+		Listeners: listener.NewList(listener.NewRateLimited(slow, 60))})
+	res, err := a.Run(context.Background(), "print a lot")
+	close(stop)
+	<-sampled
+	if err != nil || res.Content != "that was a lot" {
+		t.Fatal(res, err)
+	}
+	result := a.Session().Messages()[2].Content
+	if len(result) > 40<<10 || !strings.Contains(result, "bytes of output cut") {
+		t.Fatalf("tool result of %d bytes", len(result))
+	}
+	if peak > 200<<20 {
+		t.Fatalf("heap peaked at %d MB", peak>>20)
+	}
+	t.Logf("%d MB of output: heap peak %d MB, result %d bytes", mb, peak>>20, len(result))
 }

@@ -108,8 +108,19 @@ func (c *rateCore) coalesce(key *byte, e Event) bool {
 		last.text.WriteString(first)
 	}
 	last.text.WriteString(text)
+	// A command may print gigabytes faster than a screen takes them: of
+	// its output only the latest part is kept for display (the tool's
+	// result keeps its own head and tail).
+	if _, ok := e.(ToolOutput); ok && last.text.Len() > maxToolOutputQueued {
+		keep := last.text.String()[last.text.Len()-maxToolOutputQueued/2:]
+		last.text = &strings.Builder{}
+		last.text.WriteString(keep)
+	}
 	return true
 }
+
+// maxToolOutputQueued bounds the tool output waiting for one delivery.
+const maxToolOutputQueued = 256 << 10
 
 // event is the queued event with its joined text.
 func (q queued) event() Event {

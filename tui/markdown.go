@@ -40,14 +40,22 @@ func (md *markdown) setStyle(style string) {
 	}
 }
 
-// splitStable cuts streamed Markdown at the last blank line outside a code
-// fence: what comes before will not change any more and can be rendered
-// once and printed; only the tail is re-rendered while the stream goes on.
+// liveTailLimit bounds the live tail: past it, text is committed at the
+// last line break even without a blank line (inside a code fence the fence
+// is closed in the committed part and opened again in the tail), or, in a
+// single endless line, at the last space. A frame never re-renders more.
+const liveTailLimit = 8 << 10
+
+// splitStable cuts streamed Markdown where what comes before will not
+// change any more: it can be rendered once and printed, and only the tail
+// is re-rendered while the stream goes on. The natural cut is the last
+// blank line outside a code fence.
 func splitStable(text string) (stable, tail string) {
-	fence := false
-	cut := 0
-	pos := 0
-	for pos < len(text) {
+	fence := ""       // the opening line of the fence we are in
+	blankCut := 0     // after the last blank line outside a fence
+	lineCut := 0      // after the last complete line
+	fenceAtLine := "" // the fence open at lineCut
+	for pos := 0; pos < len(text); {
 		nl := strings.IndexByte(text[pos:], '\n')
 		if nl < 0 {
 			break // the last line is still being written
@@ -55,12 +63,33 @@ func splitStable(text string) (stable, tail string) {
 		line := text[pos : pos+nl]
 		next := pos + nl + 1
 		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = !fence
-		} else if trimmed == "" && !fence && next < len(text) {
-			cut = next
+		switch {
+		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+			if fence == "" {
+				fence = trimmed
+			} else {
+				fence = ""
+			}
+		case trimmed == "" && fence == "" && next < len(text):
+			blankCut = next
 		}
+		lineCut, fenceAtLine = next, fence
 		pos = next
 	}
-	return text[:cut], text[cut:]
+	if len(text)-blankCut <= liveTailLimit {
+		return text[:blankCut], text[blankCut:]
+	}
+	// No paragraph break for too long: cut at a line break anyway.
+	if lineCut > blankCut {
+		if fenceAtLine == "" {
+			return text[:lineCut], text[lineCut:]
+		}
+		marker := fenceAtLine[:3]
+		return text[:lineCut] + marker + "\n", fenceAtLine + "\n" + text[lineCut:]
+	}
+	// One endless line: cut at its last space.
+	if sp := strings.LastIndexByte(text, ' '); sp > blankCut {
+		return text[:sp+1] + "\n", text[sp+1:]
+	}
+	return text[:blankCut], text[blankCut:]
 }
