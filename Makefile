@@ -5,7 +5,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test bench lint fuzz tidy-check clean
+.PHONY: build run demo test bench soak chaos lint fuzz tidy-check clean
 
 build:
 	$(GO) build -o $(BIN)/chat ./cmd/chat
@@ -29,6 +29,12 @@ bench:
 	$(GO) test -run='^$$' -bench=Binary -benchtime=10x -count=3 ./cmd/chat
 	$(GO) test -run="^$$" -bench=. -benchmem ./tui
 	$(GO) test -run="^$$" -bench=Load10000 -benchmem ./session
+
+soak:
+	SOAK_TURNS=1000 $(GO) test -count=1 -run "^TestSoak$$" -v ./agent
+
+chaos: build
+	CHAT_CHAOS_RUNS=100 $(GO) test -count=1 -run "^TestCrashChaos$$" -v ./cmd/chat
 
 lint: tidy-check
 	$(GO) vet ./...

@@ -98,14 +98,15 @@ func (r Request) Shape() string {
 type Server struct {
 	*httptest.Server
 
-	mu       sync.Mutex
-	apiKey   string
-	fallback func(Request) Reply
-	models   []string
-	script   []Reply
-	requests []Request
-	rejected []string
-	hangups  chan int
+	mu        sync.Mutex
+	apiKey    string
+	fallback  func(Request) Reply
+	models    []string
+	script    []Reply
+	requests  []Request
+	rejected  []string
+	forgotten int
+	hangups   chan int
 }
 
 // New starts a server on 127.0.0.1 with the given script; it is closed
@@ -161,6 +162,22 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// ForgetRequests drops the recorded requests (a long soak would keep every
+// history it was sent); the count goes on.
+func (s *Server) ForgetRequests() {
+	s.mu.Lock()
+	s.forgotten += len(s.requests)
+	s.requests = nil
+	s.mu.Unlock()
+}
+
+// RequestCount is how many requests were accepted, forgotten ones too.
+func (s *Server) RequestCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.forgotten + len(s.requests)
+}
+
 // Rejected returns the 400 messages the server sent for invalid histories.
 func (s *Server) Rejected() []string {
 	s.mu.Lock()
@@ -206,7 +223,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	req.Index = len(s.requests)
+	req.Index = s.forgotten + len(s.requests)
 	s.requests = append(s.requests, req)
 	var reply Reply
 	if len(s.script) > 0 {
