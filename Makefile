@@ -54,6 +54,9 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzFillOrphans$$' -fuzztime=$(FUZZTIME) ./session
 	$(GO) test -run='^$$' -fuzz='^FuzzMutators$$' -fuzztime=$(FUZZTIME) ./session
 	$(GO) test -run='^$$' -fuzz='^FuzzSanitize$$' -fuzztime=$(FUZZTIME) ./listener
+	$(GO) test -run='^$$' -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./session
+	$(GO) test -run='^$$' -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./config
+	$(GO) test -run='^$$' -fuzz='^FuzzCommand$$' -fuzztime=$(FUZZTIME) ./tui
 
 clean:
 	rm -rf $(BIN)

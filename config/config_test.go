@@ -107,3 +107,25 @@ func TestBadFile(t *testing.T) {
 		t.Fatalf("the template does not load: %v", err)
 	}
 }
+
+// FuzzLoad feeds arbitrary config files: Load never panics, and Show
+// never prints a key it read.
+func FuzzLoad(f *testing.F) {
+	f.Add("model = \"m\"\napi_key = \"sk-secret\"\n[agents.a]\nmax_steps = -1\n[tools]\nallow = [\"x\"]\n")
+	f.Add("[[[")
+	f.Fuzz(func(t *testing.T, content string) {
+		p := filepath.Join(t.TempDir(), "c.toml")
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(p, env(nil), Flags{})
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		c.Show(&out)
+		if c.APIKey != "" && len(c.APIKey) > 3 && strings.Contains(out.String(), c.APIKey) {
+			t.Fatalf("show printed the key %q", c.APIKey)
+		}
+	})
+}

@@ -55,11 +55,28 @@ func PruneOrphans(msgs []Message) []Message {
 			break
 		}
 	}
+	// A call id used again by a later assistant message (a damaged file)
+	// makes that later message unusable: drop it.
+	drop := map[int]bool{}
+	used := map[string]bool{}
+	for i, m := range msgs {
+		if m.Role != RoleAssistant {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			if used[c.ID] {
+				drop[i] = true
+			}
+		}
+		for _, c := range m.ToolCalls {
+			used[c.ID] = true
+		}
+	}
 	// A result counts only when it lies in the block right after its call.
 	answeredBy := map[int]map[string]bool{}
 	owner := map[string]int{}
 	for i, m := range msgs {
-		if m.Role == RoleAssistant {
+		if m.Role == RoleAssistant && !drop[i] {
 			for _, c := range m.ToolCalls {
 				owner[c.ID] = i
 			}
@@ -69,9 +86,8 @@ func PruneOrphans(msgs []Message) []Message {
 			}
 		}
 	}
-	drop := map[int]bool{}
 	for i, m := range msgs {
-		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 || i == boundary {
+		if m.Role != RoleAssistant || len(m.ToolCalls) == 0 || i == boundary || drop[i] {
 			continue
 		}
 		for _, c := range m.ToolCalls {

@@ -79,6 +79,7 @@ func TestPruneOrphans(t *testing.T) {
 		{"broken exchange dropped", []Message{User("q"), Assistant("", call("1"), call("2")), ToolResult(call("1"), "x"), User("again"), Assistant("fine")}, "u u a()"},
 		{"parentless result dropped", []Message{User("q"), ToolResult(call("9"), "x"), Assistant("a")}, "u a()"},
 		{"result after a user message does not count", []Message{User("q"), Assistant("", call("1")), User("x"), ToolResult(call("1"), "late"), Assistant("a")}, "u u a()"},
+		{"a call id used twice", []Message{User("q"), Assistant("", call("1")), ToolResult(call("1"), "r"), User("x"), Assistant("", call("1")), ToolResult(call("1"), "r2")}, "u a(1) t:1 u"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

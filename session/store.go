@@ -276,9 +276,35 @@ func Load(path string) (Loaded, error) {
 		if ln.ID == "" {
 			return l, fmt.Errorf("%s line %d: a message without an id; refusing to make one up", path, n)
 		}
+		if problem := malformed(ln.Message); problem != "" {
+			l.Warnings = append(l.Warnings, fmt.Sprintf("%s line %d: %s, skipped", path, n, problem))
+			continue
+		}
 		l.Messages = append(l.Messages, ln.Message)
 	}
 	return l, nil
+}
+
+// malformed names what makes a message unusable in a request.
+func malformed(m Message) string {
+	switch m.Role {
+	case RoleSystem, RoleUser:
+	case RoleAssistant:
+		seen := map[string]bool{}
+		for _, c := range m.ToolCalls {
+			if c.ID == "" || c.Name == "" || seen[c.ID] {
+				return "a tool call without an id or a name, or repeated"
+			}
+			seen[c.ID] = true
+		}
+	case RoleTool:
+		if m.ToolCallID == "" {
+			return "a tool result that names no call"
+		}
+	default:
+		return fmt.Sprintf("a message with role %q", m.Role)
+	}
+	return ""
 }
 
 // Info describes a stored session for listing.

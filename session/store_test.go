@@ -198,3 +198,31 @@ func FuzzMutators(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLoad feeds arbitrary bytes to the session loader: it never panics,
+// and what it returns has ids and is either an error or messages.
+func FuzzLoad(f *testing.F) {
+	header := `{"type":"header","schema_version":1,"id":"s","created":"2026-01-01T00:00:00Z","cwd":"/"}` + "\n"
+	f.Add([]byte(header + `{"type":"message","id":"1","role":"user","content":"hi"}` + "\n"))
+	f.Add([]byte(header + `{"type":"message","id":"1","role":"assistant","tool_calls":[{"id":"c","name":"t","arguments":"{}"}]}` + "\n{\"type\":\"mess"))
+	f.Add([]byte("garbage\n\n\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(p)
+		if err != nil {
+			return
+		}
+		for _, m := range l.Messages {
+			if m.ID == "" {
+				t.Fatal("a message without id was loaded")
+			}
+		}
+		// What a resume does with it must make a valid history.
+		if err := Validate(PruneOrphans(l.Messages), true); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -208,3 +208,22 @@ func TestSessionPicker(t *testing.T) {
 		t.Fatalf("/undo: %d messages, %d saves, input %q", old.Len(), host.changed, f.m.input.value())
 	}
 }
+
+// FuzzCommand types arbitrary lines into the input and sends them: slash
+// commands and text alike never panic, and the model stays usable.
+func FuzzCommand(f *testing.F) {
+	for _, c := range commands {
+		f.Add(c.name + " " + c.args)
+	}
+	f.Add("/steps -3")
+	f.Add("/model")
+	f.Add("//")
+	f.Add("/resume ../../etc")
+	f.Fuzz(func(t *testing.T, line string) {
+		fx := newFixture(t)
+		fx.m.input.set(line)
+		fx.send(press("enter"))
+		fx.send(press("esc"))
+		_ = fx.m.View()
+	})
+}
