@@ -21,14 +21,16 @@ demo: build
 test:
 	$(GO) test -race ./...
 
-# Client cost per 1,000 streamed tokens (ns, B, allocs), and the real
-# binary's CPU, wall time and peak RSS on a 20,000-chunk stream, start-up
-# for a one-line answer, and SIGINT latency.
+# One table (bench/RESULTS.md): client cost per 1,000 streamed tokens, a
+# whole turn, cancel latency (stream, tool, back-off), TUI cost per delta by
+# transcript size and per keystroke, loading a 10,000-message session, and
+# the real binary's CPU, wall time and peak RSS on a 20,000-chunk stream,
+# start-up to a one-line answer, SIGINT to exit.
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem ./llm ./agent
-	$(GO) test -run='^$$' -bench=Binary -benchtime=10x -count=3 ./cmd/chat
-	$(GO) test -run="^$$" -bench=. -benchmem ./tui
-	$(GO) test -run="^$$" -bench=Load10000 -benchmem ./session
+	@mkdir -p bench
+	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
+	  $(GO) test -run='^$$' -bench=Binary -benchtime=10x -count=5 ./cmd/chat; } | tee bench/raw.txt
+	$(GO) run ./internal/benchtable -o bench/RESULTS.md < bench/raw.txt
 
 soak:
 	SOAK_TURNS=1000 $(GO) test -count=1 -run "^TestSoak$$" -v ./agent

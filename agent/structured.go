@@ -1,29 +1,24 @@
 package agent
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // CompileSchema checks that schema is a usable JSON Schema.
-func CompileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, fmt.Errorf("the output schema is not JSON: %w", err)
+func CompileSchema(schema json.RawMessage) (*jsonschema.Resolved, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, fmt.Errorf("the output schema is not a valid JSON Schema: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("output.schema.json", doc); err != nil {
-		return nil, err
-	}
-	s, err := c.Compile("output.schema.json")
+	r, err := s.Resolve(nil)
 	if err != nil {
 		return nil, fmt.Errorf("the output schema is not a valid JSON Schema: %w", err)
 	}
-	return s, nil
+	return r, nil
 }
 
 // ParseStructured reads a final answer as JSON (a ```json fence around it
@@ -39,8 +34,8 @@ func ParseStructured(schema json.RawMessage, answer string) (any, error) {
 		text = strings.TrimPrefix(text, "```")
 		text = strings.TrimSuffix(strings.TrimSpace(text), "```")
 	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	if err != nil {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return nil, fmt.Errorf("the answer is not JSON: %w", err)
 	}
 	if err := s.Validate(v); err != nil {

@@ -8,6 +8,10 @@
 // tool-call delta assembly, and the error messages a person reads (status,
 // the server's words, and what to do).
 //
+// It also finds local servers (Discover) and a model's context window
+// (ContextWindow); the probes that are not OpenAI endpoints (llama.cpp's
+// /props, Ollama's /api/show) are plain GETs and POSTs with a short timeout.
+//
 // It must not know about agents, listeners or the UI, and it never logs or
 // returns the API key.
 package llm

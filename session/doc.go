@@ -8,7 +8,11 @@
 // message, and no Tool message exists without its call. Validate checks it.
 //
 // OnMessage hooks fire only for Assistant and Tool messages produced by the
-// agent (the persistence seam); inputs, healing placeholders and mutators
-// never fire them. The package imports nothing from the project and does no
+// agent (the persistence seam); inputs fire OnInput; healing placeholders
+// and mutators fire neither (they bump Revision, so a store rewrites).
+//
+// The store keeps each session as a JSON-lines file, fsynced as messages
+// arrive, rewritten atomically after other changes; loading drops a torn
+// last line and skips damaged lines with a warning. The package imports nothing from the project and does no
 // network IO.
 package session

@@ -10,6 +10,10 @@
 // through its controls (Cancel, the Interloper, the step limit); turns run
 // in commands, never in Update.
 //
+// Approvals is the tool set's Approver: it asks in the program and waits
+// for the answer on the agent's goroutine (so tui also imports tool, for
+// the request it shows).
+//
 // Inline by default: finished blocks are printed once above the live region
 // (in order, one print in flight at a time) and belong to the terminal's
 // scrollback; only the live turn, the pending list, the input and the status

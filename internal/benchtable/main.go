@@ -1,0 +1,111 @@
+// Command benchtable turns `go test -bench` output (several -count runs)
+// into one Markdown table of medians and min–max, printed and written to
+// a file with the machine, the Go version and the date.
+//
+//	go test -bench . -count 5 ./... | go run ./internal/benchtable -o bench/RESULTS.md
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type key struct{ name, unit string }
+
+func main() {
+	out := flag.String("o", "", "also write the report to this file")
+	flag.Parse()
+	values := map[key][]float64{}
+	var order []key
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := strings.TrimPrefix(f[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i] // the GOMAXPROCS suffix
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil || (f[i+1] == "ns/op" && v == 0) {
+				continue
+			}
+			k := key{name, f[i+1]}
+			if _, seen := values[k]; !seen {
+				order = append(order, k)
+			}
+			values[k] = append(values[k], v)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmarks\n\n%s  \n%s, %d CPUs  \n%s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), goVersion())
+	b.WriteString("Medians over the runs, with min–max. Produced by `make bench`.\n\n")
+	b.WriteString("| benchmark | metric | median | min – max | runs |\n| --- | --- | ---: | ---: | ---: |\n")
+	for _, k := range order {
+		v := values[k]
+		sort.Float64s(v)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s – %s | %d |\n", k.name, k.unit, num(median(v)), num(v[0]), num(v[len(v)-1]), len(v))
+	}
+	small, big := values[key{"Delta/fullscreen=false/blocks=10", "ns/op"}], values[key{"Delta/fullscreen=false/blocks=10000", "ns/op"}]
+	if len(small) > 0 && len(big) > 0 {
+		fmt.Fprintf(&b, "\nTUI cost per delta, 10,000 prior blocks / 10 prior blocks: **%.2f** (goal ≤ 1.2)\n", median(big)/median(small))
+	}
+	io.WriteString(os.Stdout, b.String())
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
+
+func median(v []float64) float64 {
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+func num(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "model name") {
+				if _, v, ok := strings.Cut(line, ":"); ok {
+					return strings.TrimSpace(v)
+				}
+			}
+		}
+	}
+	return runtime.GOARCH
+}
+
+func goVersion() string {
+	out, err := exec.Command("go", "version").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}
