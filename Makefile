@@ -29,7 +29,7 @@ test:
 bench:
 	@mkdir -p bench
 	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
-	  $(GO) test -run='^$$' -bench=Binary -benchtime=10x -count=5 ./cmd/chat; } | tee bench/raw.txt
+	  $(GO) test -run='^$$' -bench='Binary|TUI' -benchtime=10x -count=5 ./cmd/chat; } | tee bench/raw.txt
 	$(GO) run ./internal/benchtable -o bench/RESULTS.md < bench/raw.txt
 
 soak:
