@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/llm"
 )
 
 func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
@@ -42,4 +43,27 @@ func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
 		},
 	)
 	return cmd
+}
+
+func newModelsCmd(d deps, o *rootOptions) *cobra.Command {
+	return &cobra.Command{
+		Use: "models", Short: "List the models the server offers", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd.Root(), d, o)
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			if err := resolveEndpoint(cmd.Context(), d, &cfg); err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			models, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey}).Models(cmd.Context())
+			if err != nil {
+				return &exitError{code: 1, err: err}
+			}
+			for _, m := range models {
+				fmt.Fprintln(d.stdout, m)
+			}
+			return nil
+		},
+	}
 }

@@ -194,3 +194,17 @@ func TestSIGINTDuringStream(t *testing.T) {
 	}
 	t.Logf("SIGINT → exit took %s (make bench measures this properly)", exited)
 }
+
+func TestModelsAndCompletion(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetModels("alpha", "beta")
+	out, errOut, code := run(t, command(t, srv, "models"))
+	if code != 0 || out != "alpha\nbeta\n" {
+		t.Fatalf("%d %q %s", code, out, errOut)
+	}
+	out, _, code = run(t, command(t, srv, "completion", "bash"))
+	if code != 0 || !strings.Contains(out, "bash completion") {
+		t.Fatal(code)
+	}
+}
