@@ -73,27 +73,13 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		case <-done:
 		}
 	}()
-	host, err := newSessionHost(d, o, cfg.Model)
+	// No approver: what needs approval is refused unless --yes.
+	w, err := wire(ctx, d, o, cfg, changed, ls, cancel, nil, nil)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	sess, snapshot, err := host.open(o)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	defer host.close()
-	tools, err := toolSet(d, cfg) // no approver: what needs approval is refused unless --yes
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	a, err := newAgent(ctx, d, cfg, sess, tools, ls, cancel, nil)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	name, err := applyAgent(changed, d, o, cfg, a, tools, snapshot)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
+	defer w.host.close()
+	a := w.agent
 	if o.schema != "" {
 		schema, err := os.ReadFile(o.schema)
 		if err != nil {
@@ -104,10 +90,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		}
 		a.SetSchema(schema)
 	}
-	host.begin(sess, definitionJSON(a, name))
-	contextWindow(ctx, cfg, a, false)
+	w.start(ctx, cfg, false)
 	res, err := a.Run(ctx, prompt, files...)
-	host.save(sess) // healing placeholders and the like are not appends
+	w.host.save(w.sess) // healing placeholders and the like are not appends
 	switch {
 	case errors.Is(err, control.ErrCancelled):
 		return &exitError{code: 130}

@@ -24,31 +24,14 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	}
 	ls := listener.NewList()
 	interloper := control.NewInterloper()
-	host, err := newSessionHost(d, o, cfg.Model)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	sess, snapshot, err := host.open(o)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	defer host.close()
-	available, err := toolSet(d, cfg)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
 	approvals := tui.NewApprovals()
-	available.Approver = approvals
-	a, err := newAgent(ctx, d, cfg, sess, available, ls, control.NewCancellable(nil), interloper)
+	w, err := wire(ctx, d, o, cfg, changed, ls, control.NewCancellable(nil), interloper, approvals)
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	name, err := applyAgent(changed, d, o, cfg, a, available, snapshot)
-	if err != nil {
-		return &exitError{code: 1, err: err}
-	}
-	host.begin(sess, definitionJSON(a, name))
-	contextWindow(ctx, cfg, a, true)
+	defer w.host.close()
+	a, available, host := w.agent, w.tools, w.host
+	w.start(ctx, cfg, true)
 	defs, err := definitions(d, o, cfg)
 	if err != nil {
 		return &exitError{code: 1, err: err}

@@ -103,3 +103,50 @@ func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe
 		a.SetContextWindow(llm.KnownContextWindow(a.Model()))
 	}
 }
+
+// wired is a run set up: its session (and where it is saved), its tools
+// and its agent.
+type wired struct {
+	agent *agent.Agent
+	host  *sessionHost
+	sess  *session.Session
+	tools *tool.Set
+	name  string // the agent definition in use ("" for the default)
+}
+
+// wire opens the run's session, builds the tools (asking approver, when
+// there is one) and the agent, and applies --agent or the agent the
+// resumed session was made with. The caller closes w.host.
+func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool,
+	ls *listener.List, c *control.Cancellable, in *control.Interloper, approver tool.Approver) (*wired, error) {
+	host, err := newSessionHost(d, o, cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	sess, snapshot, err := host.open(o)
+	if err != nil {
+		return nil, err
+	}
+	w := &wired{host: host, sess: sess}
+	if w.tools, err = toolSet(d, cfg); err != nil {
+		host.close()
+		return nil, err
+	}
+	w.tools.Approver = approver
+	if w.agent, err = newAgent(ctx, d, cfg, sess, w.tools, ls, c, in); err != nil {
+		host.close()
+		return nil, err
+	}
+	if w.name, err = applyAgent(changed, d, o, cfg, w.agent, w.tools, snapshot); err != nil {
+		host.close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// start saves the session from now on (its header carries the agent) and
+// settles the context window (probe: also ask the server).
+func (w *wired) start(ctx context.Context, cfg config.Config, probe bool) {
+	w.host.begin(w.sess, definitionJSON(w.agent, w.name))
+	contextWindow(ctx, cfg, w.agent, probe)
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tui"
 )
 
 // sessionHost opens, saves and switches the session of a run. With
@@ -192,7 +193,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tUPDATED\tMSGS\tDIRECTORY\tTITLE")
 			for _, s := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID[:13], age(s.Updated), s.Messages, s.Dir, s.Title)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID[:13], tui.Ago(time.Since(s.Updated)), s.Messages, s.Dir, s.Title)
 			}
 			return tw.Flush()
 		},
@@ -258,19 +259,6 @@ func loadByPrefix(st session.Store, prefix string) (session.Loaded, error) {
 		return session.Loaded{}, err
 	}
 	return session.Load(info.Path)
-}
-
-func age(t time.Time) string {
-	d := time.Since(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return t.Local().Format("2006-01-02")
 }
 
 // writeTranscript prints a session as plain text, control bytes inert.
