@@ -40,9 +40,9 @@ func main() {
 		title string
 		args  []string
 	}{
-		{"a streamed answer", []string{"-p", "hello"}},
-		{"a tool call (list_files), then an answer", []string{"-p", "what files are in this repo?"}},
-		{"a model that never stops calling tools, with --max-steps 2", []string{"--max-steps", "2", "-p", "loop over the files"}},
+		{"a streamed answer", []string{"--no-save", "-p", "hello"}},
+		{"a tool call (list_files), then an answer", []string{"--no-save", "-p", "what files are in this repo?"}},
+		{"a model that never stops calling tools, with --max-steps 2", []string{"--no-save", "--max-steps", "2", "-p", "loop over the files"}},
 	}
 	for i, s := range steps {
 		fmt.Printf("\n\033[1m── DEMO %d/%d: %s (scripted answers, not a real model) ──\033[0m\n$ chat %s\n", i+1, len(steps), s.title, shellQuote(s.args))
