@@ -22,20 +22,3 @@ func (r *Recorder) Events() []Event {
 	defer r.mu.Unlock()
 	return append([]Event(nil), r.events...)
 }
-
-// Kinds returns the recorded events' kinds, handy in tests.
-func (r *Recorder) Kinds() []string {
-	evs := r.Events()
-	out := make([]string, len(evs))
-	for i, e := range evs {
-		out[i] = e.Kind()
-	}
-	return out
-}
-
-// Reset forgets everything.
-func (r *Recorder) Reset() {
-	r.mu.Lock()
-	r.events = nil
-	r.mu.Unlock()
-}

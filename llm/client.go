@@ -77,9 +77,6 @@ func redact(raw string) string {
 // Model is the default model of this client.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// BaseURL is the endpoint this client talks to.
-func (c *Client) BaseURL() string { return c.cfg.BaseURL }
-
 // ToolSpec describes a tool to the model.
 type ToolSpec struct {
 	Name        string

@@ -19,7 +19,6 @@ import (
 type Options struct {
 	Agent      *agent.Agent
 	Interloper *control.Interloper // the agent's
-	BaseURL    string
 	// Models lists the server's models for /models (may be nil).
 	Models func(ctx context.Context) ([]string, error)
 	// HistoryPath is where input history persists ("" keeps it in memory).

@@ -40,7 +40,6 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	err = tui.Run(ctx, tui.Options{
 		Agent:       a,
 		Interloper:  interloper,
-		BaseURL:     cfg.BaseURL,
 		Models:      client.Models,
 		HistoryPath: historyPath(d.getenv),
 		Fullscreen:  o.fullscreen,
