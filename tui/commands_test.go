@@ -203,7 +203,7 @@ func TestSessionPicker(t *testing.T) {
 		t.Fatalf("resume: picker %v printed %q", f.m.picker, f.printed())
 	}
 	f.typeText("/undo")
-	f.send(press("enter"))
+	runAll(f.send(press("enter"))) // the save is a command
 	if old.Len() != 0 || host.changed == 0 || f.m.input.value() != "the old question" {
 		t.Fatalf("/undo: %d messages, %d saves, input %q", old.Len(), host.changed, f.m.input.value())
 	}

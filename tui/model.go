@@ -115,6 +115,7 @@ type Model struct {
 	lastEsc     time.Time
 	editing     string // id of the user message being edited (Esc Esc)
 	picker      *picker
+	dirty       bool    // history changed other than by appends: save it
 	asking      *asking // a tool waits for approval
 
 	// Inline output: blocks wait in outbox and are printed one batch at a

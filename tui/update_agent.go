@@ -200,12 +200,19 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 	return m.startTurn(strings.Join(next, "\n\n"))
 }
 
-// saveSession asks the host to write what changed other than by appends.
-// The write happens in the host's store; it is a quick fsync of a small
-// file or, after a mutation, an atomic rewrite.
-func (m *Model) saveSession() {
-	if m.opts.Sessions != nil {
-		m.opts.Sessions.Changed(m.opts.Agent.Session())
+// saveSession marks history as changed other than by appends (healing,
+// /undo, an edit); Update then asks the host to write it, in a command:
+// an fsync or an atomic rewrite is IO, never done in Update itself.
+func (m *Model) saveSession() { m.dirty = true }
+
+func (m *Model) saveCmd() tea.Cmd {
+	host, s := m.opts.Sessions, m.opts.Agent.Session()
+	if host == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		host.Changed(s)
+		return nil
 	}
 }
 
