@@ -111,12 +111,15 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.helpBlock())
 	case "/new":
 		s := a.NewSession()
-		if m.opts.Sessions != nil {
-			m.opts.Sessions.Started(s)
-		}
 		m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
 		m.contextUsed, m.contextWarned = 0, false
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
+		if host := m.opts.Sessions; host != nil {
+			return func() tea.Msg { // creating its file is IO
+				host.Started(s)
+				return nil
+			}, true
+		}
 	case "/model":
 		if arg == "" {
 			m.print(m.noticeBlock(m.st.notice, "model: "+a.Model()+" · /models lists what the server offers"))
