@@ -92,16 +92,9 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	if w.Identifier == "" {
 		return errors.New("agent definition without an identifier")
 	}
-	steps := DefaultMaxSteps
-	var max *int = &steps
-	switch {
-	case w.MaxSteps == nil:
-	case *w.MaxSteps == -1:
-		max = nil
-	case *w.MaxSteps < 0:
-		return fmt.Errorf("agent definition %s: max_steps %d (use -1 for unlimited)", w.Identifier, *w.MaxSteps)
-	default:
-		max = w.MaxSteps
+	max, err := StepsFromWire(w.MaxSteps)
+	if err != nil {
+		return fmt.Errorf("agent definition %s: %w", w.Identifier, err)
 	}
 	*d = Definition{Identifier: w.Identifier, Model: w.Model, Instructions: w.Instructions, Options: w.ModelOptions,
 		MaxSteps: max, Tools: w.Tools, StructuredOutput: w.StructuredOutput}
@@ -112,6 +105,22 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("agent definition %s: structured_output is not JSON", w.Identifier)
 	}
 	return nil
+}
+
+// StepsFromWire reads a max_steps as written in JSON or the config: a
+// missing value is DefaultMaxSteps, -1 is unlimited (nil).
+func StepsFromWire(v *int) (*int, error) {
+	switch {
+	case v == nil:
+		n := DefaultMaxSteps
+		return &n, nil
+	case *v == -1:
+		return nil, nil
+	case *v < 0:
+		return nil, fmt.Errorf("max_steps %d (use -1 for unlimited)", *v)
+	}
+	n := *v
+	return &n, nil
 }
 
 // Steps is the budget for a StepLimit: 0 means unlimited.

@@ -78,14 +78,11 @@ func (st Store) Create(h Header) (*Writer, error) {
 	return w, nil
 }
 
-// Continue opens the file of a loaded session for appending; msgs is the
-// history as loaded (and pruned) into s.
-func (st Store) Continue(l Loaded, s *Session) (*Writer, error) {
-	w := &Writer{path: l.Path, header: l.Header, count: -1}
+// Continue opens the file of a loaded session for appending.
+func (st Store) Continue(l Loaded) *Writer {
 	// The history may differ from the file (pruned, torn line dropped):
-	// the first Sync rewrites it once.
-	w.rev = s.Revision()
-	return w, nil
+	// count -1 makes the first Sync rewrite it once.
+	return &Writer{path: l.Path, header: l.Header, count: -1}
 }
 
 // Writer appends one session's messages to its file.

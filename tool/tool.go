@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -117,24 +116,26 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if err := CheckArgs(t.Parameters(), raw); err != nil {
 		return fail(ErrTypeInvalidArguments, fmt.Errorf("invalid arguments for %s: %v; send a JSON object matching its schema: %s", name, err, t.Parameters()))
 	}
+	// Every call goes through the policy: it refuses denied tools, and asks
+	// (or not) for the ones whose Review says so.
+	var review Review
 	if g, ok := t.(Gated); ok {
-		review, err := g.Review(raw)
+		r, err := g.Review(raw)
 		if err != nil {
 			return fail(ErrTypeExecution, err)
 		}
-		d, err := s.Policy.decide(ctx, Request{Tool: name, Review: review}, s.Approver)
-		if err != nil {
-			return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err))
+		review = r
+	}
+	d, err := s.Policy.decide(ctx, Request{Tool: name, Review: review}, s.Approver)
+	if err != nil {
+		return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err))
+	}
+	if d.Verdict == Deny {
+		reason := d.Reason
+		if reason == "" {
+			reason = "the user declined"
 		}
-		if d.Verdict == Deny {
-			reason := d.Reason
-			if reason == "" {
-				reason = "the user declined"
-			}
-			return fail(ErrTypeDenied, fmt.Errorf("%s was not run: %s. Do not retry it unchanged; ask the user or take another way", name, reason))
-		}
-	} else if slices.Contains(s.policyDenied(), name) {
-		return fail(ErrTypeDenied, fmt.Errorf("%s is denied by the user's configuration", name))
+		return fail(ErrTypeDenied, fmt.Errorf("%s was not run: %s. Do not retry it unchanged; ask the user or take another way", name, reason))
 	}
 	timeout := t.Timeout()
 	if timeout <= 0 {
@@ -152,13 +153,6 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 		return fail(ErrTypeCancelled, fmt.Errorf("%s was cancelled", name))
 	}
 	return fail(ErrTypeExecution, err)
-}
-
-func (s *Set) policyDenied() []string {
-	if s.Policy == nil {
-		return nil
-	}
-	return s.Policy.DenyTools
 }
 
 // Gated reports whether a tool may ask for approval.

@@ -53,16 +53,11 @@ func definitions(d deps, o *rootOptions, cfg config.Config) (map[string]agent.De
 func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
 	def := agent.Definition{Identifier: name, Model: ac.Model, Instructions: ac.Instructions,
 		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}}
-	steps := config.DefaultMaxSteps
-	switch {
-	case ac.MaxSteps == nil:
-		def.MaxSteps = &steps
-	case *ac.MaxSteps == -1:
-	case *ac.MaxSteps < 0:
-		return def, fmt.Errorf("config agents.%s: max_steps %d (use -1 for unlimited)", name, *ac.MaxSteps)
-	default:
-		def.MaxSteps = ac.MaxSteps
+	steps, err := agent.StepsFromWire(ac.MaxSteps)
+	if err != nil {
+		return def, fmt.Errorf("config agents.%s: %w", name, err)
 	}
+	def.MaxSteps = steps
 	for _, t := range ac.Tools {
 		def.Tools = append(def.Tools, agent.ToolDescriptor{Name: t})
 	}

@@ -83,11 +83,7 @@ func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded,
 	s := session.New(l.Messages...)
 	s.Prune()
 	if !h.noSave {
-		w, err := h.store.Continue(l, s)
-		if err != nil {
-			return nil, l, err
-		}
-		h.setWriter(w, s)
+		h.setWriter(h.store.Continue(l), s)
 	}
 	return s, l, nil
 }
