@@ -24,6 +24,7 @@ import (
 // echoTool answers with its arguments; gated, it waits to be released or
 // cancelled and records how it ended.
 type echoTool struct {
+	tool.Unreviewed
 	name    string
 	entered chan struct{}
 	release chan struct{}

@@ -155,18 +155,13 @@ func (d Definition) ResolveTools(available *tool.Set) (*tool.Set, error) {
 			sort.Strings(names)
 			return nil, fmt.Errorf("agent %s uses tool %q, which this chat does not have (it has: %s)", d.Identifier, desc.Name, strings.Join(names, ", "))
 		}
-		if desc.Timeout > 0 {
-			t = timeoutTool{Tool: t, timeout: time.Duration(desc.Timeout * float64(time.Second))}
-		}
 		out.Add(t)
+		// The descriptor's timeout is the set's to apply: wrapping the tool
+		// would be a new value between the policy and the tool.
+		if desc.Timeout > 0 {
+			out.SetTimeout(desc.Name, time.Duration(desc.Timeout*float64(time.Second)))
+		}
 	}
 	return out, nil
 }
 
-// timeoutTool gives a tool the timeout its descriptor asks for.
-type timeoutTool struct {
-	tool.Tool
-	timeout time.Duration
-}
-
-func (t timeoutTool) Timeout() time.Duration { return t.timeout }

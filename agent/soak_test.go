@@ -24,7 +24,7 @@ import (
 )
 
 // sleepy is a tool that takes a little while and honours cancellation.
-type sleepy struct{}
+type sleepy struct{ tool.Unreviewed }
 
 func (sleepy) Name() string                { return "sleepy" }
 func (sleepy) Description() string         { return "waits a moment" }

@@ -2,27 +2,75 @@ package tool
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 )
 
 // Review is what a tool says about one call before it runs: whether a
-// person must approve it, and what to show them (the command, a diff).
+// person must approve it, what to show them, and what an "always" answer
+// would cover. A tool reviews a call without reading or changing anything
+// the policy has not yet allowed.
 type Review struct {
 	NeedsApproval bool
-	Summary       string // one line: "run: go test ./..."
-	Detail        string // shown in full when asking: a diff, a command
-	Command       string // for run_shell: matched against the shell prefixes
+	Summary       string // one line: "create notes.txt (3 lines)"
+	Detail        string // shown in full when asking: a diff
+	Command       string // for run_shell: judged by parsing it
+	Target        string // the resolved path or address the call acts on
+	Warning       string // said when asking: "127.0.0.1 is a loopback address"
+	// Grants are what the call needs; an "always" answer records them.
+	Grants []Grant
+
+	file *fileTarget // a file tool's target, resolved once at review
+	host *hostPin    // fetch_url's address, resolved once at review
 }
 
-// Gated is implemented by tools whose calls may need approval.
-type Gated interface {
-	// Review looks at a call; an error refuses it before anyone is asked
-	// (a missing file for edit_file, say), as a tool error.
-	Review(args json.RawMessage) (Review, error)
+// GrantKind says what a Grant covers.
+type GrantKind int
+
+const (
+	GrantRead  GrantKind = iota + 1 // reading under a directory
+	GrantWrite                      // writing under a directory
+	GrantShell                      // shell commands starting with a prefix
+	GrantHost                       // fetching from one host
+)
+
+// Grant is one thing an "always" answer allows for the rest of the
+// session: a directory (and what is under it), a command prefix or a host.
+type Grant struct {
+	Kind  GrantKind
+	Value string
+}
+
+func (g Grant) String() string {
+	switch g.Kind {
+	case GrantRead:
+		return "reading under " + g.Value
+	case GrantWrite:
+		return "changing files under " + g.Value
+	case GrantShell:
+		return "commands starting with " + g.Value
+	case GrantHost:
+		return "fetching from " + g.Value
+	}
+	return g.Value
+}
+
+// covers says whether g allows what need asks for.
+func (g Grant) covers(need Grant) bool {
+	if g.Kind != need.Kind {
+		return false
+	}
+	switch g.Kind {
+	case GrantRead, GrantWrite:
+		rel, err := filepath.Rel(g.Value, need.Value)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	case GrantShell:
+		return hasCommandPrefix(need.Value, g.Value)
+	}
+	return g.Value == need.Value
 }
 
 // Verdict is a person's (or the policy's) answer.
@@ -31,7 +79,7 @@ type Verdict int
 const (
 	Deny Verdict = iota
 	Allow
-	AllowAlways // this tool, for the rest of the session
+	AllowAlways // what the request's Always lists, for the rest of the session
 )
 
 // Decision is a verdict and, for a denial, what to tell the model.
@@ -44,6 +92,12 @@ type Decision struct {
 type Request struct {
 	Tool   string
 	Review Review
+	// Why says why the policy asks when it would not ask for a plainer
+	// call ("it writes to a file (> out.txt)").
+	Why []string
+	// Always is what answering "always" would allow from now on; empty
+	// when "always" is not offered.
+	Always []Grant
 }
 
 // Approver asks a person. It must return when ctx is done.
@@ -59,7 +113,8 @@ func (f ApproverFunc) Approve(ctx context.Context, r Request) (Decision, error) 
 
 // Policy decides what runs without asking: --yes, the config's allow and
 // deny lists (tool names, shell command prefixes), and "always" answers
-// given in this session. Deny wins over allow.
+// given in this session. Deny wins over everything: a denied tool or shell
+// command never runs, whatever else says yes.
 type Policy struct {
 	AllowAll   bool
 	AllowTools []string
@@ -68,31 +123,29 @@ type Policy struct {
 	DenyShell  []string
 
 	mu     sync.Mutex
-	always map[string]bool
+	grants []Grant
 }
 
-// State says how a tool is treated now, for /tools.
-func (p *Policy) State(name string, gated bool) string {
+// State says how a tool is treated now, for /tools. confined tools run
+// freely inside the working directory and ask outside it.
+func (p *Policy) State(name string, confined bool) string {
 	switch {
-	case p == nil && gated:
-		return "asks"
-	case p == nil:
-		return "allowed"
-	case slices.Contains(p.DenyTools, name):
+	case p != nil && slices.Contains(p.DenyTools, name):
 		return "denied by the config"
-	case !gated:
-		return "allowed"
-	case p.AllowAll:
+	case p != nil && p.AllowAll:
 		return "allowed (--yes)"
-	case slices.Contains(p.AllowTools, name):
+	case p != nil && slices.Contains(p.AllowTools, name):
 		return "allowed by the config"
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.always[name] {
-		return "allowed for this session"
+	case confined:
+		return "free in the working directory, asks outside it"
 	}
 	return "asks"
+}
+
+// Offered reports whether the model is told about a tool at all: a tool
+// the config denies is not offered.
+func (p *Policy) Offered(name string) bool {
+	return p == nil || !slices.Contains(p.DenyTools, name)
 }
 
 func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, error) {
@@ -102,31 +155,52 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 	if slices.Contains(p.DenyTools, r.Tool) {
 		return Decision{Verdict: Deny, Reason: r.Tool + " is denied by the user's configuration"}, nil
 	}
+	mustAsk := false
+	needs := r.Review.Grants
 	if c := r.Review.Command; c != "" {
-		for _, prefix := range p.DenyShell {
-			if hasCommandPrefix(c, prefix) {
-				return Decision{Verdict: Deny, Reason: fmt.Sprintf("commands starting with %q are denied by the user's configuration", prefix)}, nil
+		sh := analyzeShell(c)
+		for _, cmd := range sh.commands {
+			for _, prefix := range p.DenyShell {
+				if cmd.matches(prefix) {
+					return Decision{Verdict: Deny, Reason: fmt.Sprintf("the command %q is denied by the user's configuration (deny_shell %q)", clipRunes(cmd.String(), 80), prefix)}, nil
+				}
+			}
+		}
+		// A part deny_shell cannot see into may hide a denied command:
+		// nothing but a person may allow it.
+		if len(sh.opaque) > 0 && len(p.DenyShell) > 0 {
+			mustAsk = true
+		}
+		r.Why = append(r.Why, sh.risky...)
+		needs = nil
+		if len(sh.risky) == 0 {
+			for _, cmd := range sh.commands {
+				if !p.shellAllowed(cmd) {
+					needs = append(needs, Grant{Kind: GrantShell, Value: cmd.grantPrefix()})
+				}
+			}
+			if len(needs) == 0 {
+				r.Review.NeedsApproval = false
 			}
 		}
 	}
-	if !r.Review.NeedsApproval || p.AllowAll || slices.Contains(p.AllowTools, r.Tool) {
-		return Decision{Verdict: Allow}, nil
-	}
-	if c := r.Review.Command; c != "" {
-		for _, prefix := range p.AllowShell {
-			if hasCommandPrefix(c, prefix) && !strings.ContainsAny(c, ";&|`$><\n") {
-				return Decision{Verdict: Allow}, nil
-			}
+	if !mustAsk {
+		if !r.Review.NeedsApproval || p.AllowAll || slices.Contains(p.AllowTools, r.Tool) {
+			return Decision{Verdict: Allow}, nil
 		}
-	}
-	p.mu.Lock()
-	always := p.always[r.Tool]
-	p.mu.Unlock()
-	if always {
-		return Decision{Verdict: Allow}, nil
+		if len(r.Why) == 0 && len(needs) > 0 && p.granted(needs) {
+			return Decision{Verdict: Allow}, nil
+		}
 	}
 	if a == nil {
-		return Decision{Verdict: Deny, Reason: r.Tool + " needs the user's approval, and nobody can give it in this mode (the user can rerun with --yes or allow the tool in the config)"}, nil
+		why := ""
+		if len(r.Why) > 0 {
+			why = " (" + strings.Join(r.Why, "; ") + ")"
+		}
+		return Decision{Verdict: Deny, Reason: r.Tool + " needs the user's approval" + why + ", and nobody can give it in this mode (the user can rerun with --yes or allow the tool in the config)"}, nil
+	}
+	if len(r.Why) == 0 {
+		r.Always = dedupe(needs)
 	}
 	d, err := a.Approve(ctx, r)
 	if err != nil {
@@ -134,13 +208,41 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 	}
 	if d.Verdict == AllowAlways {
 		p.mu.Lock()
-		if p.always == nil {
-			p.always = map[string]bool{}
-		}
-		p.always[r.Tool] = true
+		p.grants = append(p.grants, r.Always...)
 		p.mu.Unlock()
 	}
 	return d, nil
+}
+
+func (p *Policy) shellAllowed(cmd shellCommand) bool {
+	for _, prefix := range p.AllowShell {
+		if cmd.matches(prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// granted reports whether every need is covered by an "always" answer.
+func (p *Policy) granted(needs []Grant) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range needs {
+		if !slices.ContainsFunc(p.grants, func(g Grant) bool { return g.covers(n) }) {
+			return false
+		}
+	}
+	return true
+}
+
+func dedupe(gs []Grant) []Grant {
+	var out []Grant
+	for _, g := range gs {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // hasCommandPrefix matches whole words: "go test" matches "go test ./..."

@@ -5,39 +5,206 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"errors"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
 
-// FetchURL gets a web page and returns its readable text.
+// FetchURL gets a web page and returns its readable text. Every fetch
+// asks (an "always" answer covers the host), since with free reads in the
+// working directory a fetch could carry anything out. The host is
+// resolved once, at review, and the connection goes to that address, so
+// DNS cannot switch it afterwards; each redirect is put to the policy
+// again; credentials in a URL are never sent.
 type FetchURL struct {
-	Client   *http.Client // nil: a client with the tool's timeout
-	MaxBytes int64        // what is read of a body (default 2 MiB)
+	MaxBytes int64 // what is read of a body (default 2 MiB)
 }
 
 func (FetchURL) Name() string { return "fetch_url" }
 func (FetchURL) Description() string {
-	return "Fetch a web page or text file over http(s) with GET and return its text (HTML reduced to readable text)."
+	return "Fetch a web page or text file over http(s) with GET and return its text (HTML reduced to readable text). The user approves each host."
 }
 func (FetchURL) Parameters() json.RawMessage {
 	return Object([]string{"url"}, map[string]*Schema{"url": Prop("string", "http or https URL")})
 }
 func (FetchURL) Timeout() time.Duration { return 30 * time.Second }
 
+// hostPin is a host and the addresses it resolved to at review.
+type hostPin struct {
+	hostport string
+	ips      []net.IP
+}
+
+// Review resolves the host and says when it is not a public address.
+func (f FetchURL) Review(ctx context.Context, raw json.RawMessage) (Review, error) {
+	var args struct{ URL string }
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return Review{}, err
+	}
+	u, err := parseFetchURL(args.URL)
+	if err != nil {
+		return Review{}, err
+	}
+	return reviewURL(ctx, u)
+}
+
+// parseFetchURL accepts http(s) URLs only, and drops any user:password.
+func parseFetchURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%q is not an http(s) URL", redactURL(s))
+	}
+	u.User = nil
+	return u, nil
+}
+
+// redactURL hides the user info of a URL that may not parse.
+func redactURL(s string) string {
+	if u, err := url.Parse(s); err == nil && u.User != nil {
+		u.User = url.User("…")
+		return u.String()
+	}
+	return s
+}
+
+func reviewURL(ctx context.Context, u *url.URL) (Review, error) {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	host := u.Hostname()
+	var ips []net.IP
+	if ip := net.ParseIP(host); ip != nil {
+		ips = []net.IP{ip}
+	} else {
+		addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+		if err != nil {
+			return Review{}, fmt.Errorf("GET %s: cannot resolve %s: %v", u, host, err)
+		}
+		for _, a := range addrs {
+			ips = append(ips, a.IP)
+		}
+	}
+	pin := &hostPin{hostport: net.JoinHostPort(host, port), ips: ips}
+	r := Review{NeedsApproval: true, Summary: "fetch " + u.String(), Target: u.String(), host: pin,
+		Grants: []Grant{{Kind: GrantHost, Value: pin.hostport}}}
+	for _, ip := range ips {
+		if kind := localKind(ip); kind != "" {
+			r.Warning = fmt.Sprintf("%s is %s address (%s): a fetch can reach services that are not public", host, kind, ip)
+			break
+		}
+	}
+	return r, nil
+}
+
+// localKind names an address that is not on the public internet.
+func localKind(ip net.IP) string {
+	switch {
+	case ip.IsLoopback():
+		return "a loopback"
+	case ip.IsPrivate():
+		return "a private"
+	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
+		return "a link-local"
+	case ip.IsUnspecified():
+		return "an unspecified"
+	case ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
+		return "a multicast"
+	}
+	if ip4 := ip.To4(); ip4 != nil && ip4[0] == 100 && ip4[1]&0xc0 == 64 {
+		return "a carrier-grade NAT"
+	}
+	return ""
+}
+
+// pins are the hosts a fetch may connect to, and where.
+type pins struct {
+	mu sync.Mutex
+	m  map[string][]net.IP
+}
+
+func (p *pins) add(h *hostPin) {
+	p.mu.Lock()
+	p.m[h.hostport] = h.ips
+	p.mu.Unlock()
+}
+
+func (p *pins) has(u *url.URL) bool {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m[net.JoinHostPort(u.Hostname(), port)] != nil
+}
+
+func (p *pins) dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	p.mu.Lock()
+	ips := p.m[addr]
+	p.mu.Unlock()
+	if len(ips) == 0 {
+		return nil, fmt.Errorf("%s was not approved", addr)
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	var d net.Dialer
+	var err error
+	for _, ip := range ips {
+		var c net.Conn
+		if c, err = d.DialContext(ctx, network, net.JoinHostPort(ip.String(), port)); err == nil {
+			return c, nil
+		}
+	}
+	return nil, err
+}
+
 func (f FetchURL) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	var args struct{ URL string }
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", err
 	}
-	u, err := url.Parse(args.URL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http(s) URL", args.URL)
+	u, err := parseFetchURL(args.URL)
+	if err != nil {
+		return "", err
+	}
+	rv, ok := Reviewed(ctx)
+	if !ok || rv.host == nil {
+		if rv, err = reviewURL(ctx, u); err != nil {
+			return "", err
+		}
+	}
+	pinned := &pins{m: map[string][]net.IP{}}
+	pinned.add(rv.host)
+	client := &http.Client{
+		Transport: &http.Transport{Proxy: nil, DialContext: pinned.dial, TLSHandshakeTimeout: 10 * time.Second,
+			ResponseHeaderTimeout: 20 * time.Second},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			req.URL.User = nil
+			req.Header.Del("Authorization")
+			if pinned.has(req.URL) {
+				return nil // a host this call was already allowed to reach
+			}
+			next, err := reviewURL(req.Context(), req.URL)
+			if err != nil {
+				return err
+			}
+			if err := Authorize(ctx, next); err != nil {
+				return fmt.Errorf("the redirect to %s was refused: %w", req.URL, err)
+			}
+			pinned.add(next.host)
+			return nil
+		},
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -45,10 +212,6 @@ func (f FetchURL) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	}
 	req.Header.Set("User-Agent", "chat (terminal LLM client; fetch_url tool)")
 	req.Header.Set("Accept", "text/html, text/plain, application/json, */*;q=0.5")
-	client := f.Client
-	if client == nil {
-		client = &http.Client{}
-	}
 	resp, err := client.Do(req)
 	if err != nil {
 		return "", fmt.Errorf("GET %s: %v", u, err)

@@ -7,8 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,11 +36,14 @@ type pathArg struct {
 }
 
 // Review asks only for paths outside the working directory.
-func (r ReadFile) Review(raw json.RawMessage) (Review, error) {
+func (r ReadFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
 	var a pathArg
 	_ = json.Unmarshal(raw, &a)
-	return r.outsideReview("read", a.Path), nil
+	return r.readReview("read", a.Path)
 }
+
+// maxLineShown is how much of one line read_file and grep show.
+const maxLineShown = 2000
 
 func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	var args struct {
@@ -49,18 +53,21 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", err
 	}
-	path, _ := r.resolve(args.Path)
-	f, err := os.Open(path)
+	rv, ok := Reviewed(ctx)
+	t, err := r.targetOf(rv, ok, args.Path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("%s does not exist; list_files shows what is there", args.Path)
-		}
+		return "", err
+	}
+	f, err := t.open()
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("%s does not exist; list_files shows what is there", args.Path)
+	case errors.Is(err, errIsDir):
+		return "", fmt.Errorf("%s is a directory; use list_files", args.Path)
+	case err != nil:
 		return "", err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return "", fmt.Errorf("%s is a directory; use list_files", args.Path)
-	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	if head, _ := br.Peek(8 << 10); bytes.IndexByte(head, 0) >= 0 {
 		return "", fmt.Errorf("%s is a binary file; read_file only reads text", args.Path)
@@ -70,10 +77,17 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 		limit = 2000
 	}
 	var b strings.Builder
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	var buf []byte
 	n, shown := 0, 0
-	for sc.Scan() {
+	for {
+		line, cut, err := readLine(br, maxLineShown, buf)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		buf = line
 		n++
 		if n < offset {
 			continue
@@ -85,11 +99,12 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 		if n%512 == 0 && ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		fmt.Fprintf(&b, "%6d\t%s\n", n, sc.Text())
+		fmt.Fprintf(&b, "%6d\t%s", n, line)
+		if cut > 0 {
+			fmt.Fprintf(&b, "… [line cut: %d more bytes]", cut)
+		}
+		b.WriteByte('\n')
 		shown++
-	}
-	if err := sc.Err(); err != nil {
-		return "", err
 	}
 	if shown == 0 {
 		return fmt.Sprintf("(%s has %d lines; nothing at offset %d)", args.Path, n, offset), nil
@@ -114,10 +129,10 @@ func (ListFiles) Parameters() json.RawMessage {
 func (ListFiles) Timeout() time.Duration { return 20 * time.Second }
 
 // Review asks only for paths outside the working directory.
-func (l ListFiles) Review(raw json.RawMessage) (Review, error) {
+func (l ListFiles) Review(_ context.Context, raw json.RawMessage) (Review, error) {
 	var a pathArg
 	_ = json.Unmarshal(raw, &a)
-	return l.outsideReview("list", a.Path), nil
+	return l.readReview("list", a.Path)
 }
 
 const maxEntries = 2000
@@ -130,8 +145,18 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", err
 	}
-	root, _ := l.resolve(args.Path)
-	if st, err := os.Stat(root); err != nil {
+	rv, ok := Reviewed(ctx)
+	t, err := l.targetOf(rv, ok, args.Path)
+	if err != nil {
+		return "", err
+	}
+	root, err := t.root()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	dir := filepath.ToSlash(t.name)
+	if st, err := root.Stat(dir); err != nil {
 		return "", fmt.Errorf("%s does not exist", args.Path)
 	} else if !st.IsDir() {
 		return "", fmt.Errorf("%s is a file; use read_file", args.Path)
@@ -147,15 +172,15 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	var out []string
 	more := false
-	err := l.walkFiles(root, func(p string, d fs.DirEntry) error {
+	err = walkFiles(root, dir, func(p string, d fs.DirEntry) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if p == root {
+		if p == dir {
 			return nil
 		}
-		rel, _ := filepath.Rel(root, p)
-		level := strings.Count(rel, string(filepath.Separator)) + 1
+		rel := relTo(dir, p)
+		level := strings.Count(rel, "/") + 1
 		if d.IsDir() {
 			if args.Glob == "" {
 				out = append(out, rel+"/")
@@ -185,6 +210,14 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	return truncate(s, l.maxOutput()), nil
 }
 
+// relTo is p (slash-separated, under dir) relative to dir.
+func relTo(dir, p string) string {
+	if dir == "." {
+		return p
+	}
+	return strings.TrimPrefix(p, path.Clean(dir)+"/")
+}
+
 func matches(glob, name string) bool {
 	ok, _ := filepath.Match(glob, name)
 	return ok
@@ -193,4 +226,15 @@ func matches(glob, name string) bool {
 // Builtins returns every built-in tool working in ws.
 func Builtins(ws Workspace) []Tool {
 	return []Tool{ReadFile{ws}, ListFiles{ws}, Grep{ws}, FetchURL{}, WriteFile{ws}, EditFile{ws}, RunShell{ws}}
+}
+
+// Confined reports whether t is one of the read tools that run freely
+// inside the working directory (for /tools; the policy asks each call's
+// Review, not this).
+func Confined(t Tool) bool {
+	switch t.(type) {
+	case ReadFile, ListFiles, Grep:
+		return true
+	}
+	return false
 }

@@ -5,13 +5,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Grep searches files for a regular expression.
@@ -33,13 +35,18 @@ func (Grep) Parameters() json.RawMessage {
 func (Grep) Timeout() time.Duration { return 30 * time.Second }
 
 // Review asks only for paths outside the working directory.
-func (g Grep) Review(raw json.RawMessage) (Review, error) {
+func (g Grep) Review(_ context.Context, raw json.RawMessage) (Review, error) {
 	var a pathArg
 	_ = json.Unmarshal(raw, &a)
-	return g.outsideReview("search", a.Path), nil
+	return g.readReview("search", a.Path)
 }
 
-const maxLineShown = 300
+// grepLineShown is how much of a matching line is printed.
+const grepLineShown = 300
+
+// matchWindow is how much of a line is held in memory to match it; a
+// longer line is matched as a stream, so no match is missed.
+const matchWindow = 1 << 20
 
 func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	var args struct {
@@ -62,20 +69,39 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	if limit <= 0 {
 		limit = 200
 	}
-	start, _ := g.resolve(args.Path)
-	st, err := os.Stat(start)
+	rv, ok := Reviewed(ctx)
+	t, err := g.targetOf(rv, ok, args.Path)
+	if err != nil {
+		return "", err
+	}
+	root, err := t.root()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	start := filepath.ToSlash(t.name)
+	st, err := root.Stat(start)
 	if err != nil {
 		return "", fmt.Errorf("%s does not exist", args.Path)
 	}
-	base := g.root()
+	shown := func(p string) string {
+		if t.outside {
+			return filepath.Join(t.dir, p)
+		}
+		return p
+	}
 	var b strings.Builder
 	found, files := 0, 0
+	var buf []byte
 	search := func(p string) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		f, err := os.Open(p)
+		f, err := openRegular(root, p)
 		if err != nil {
+			if !st.IsDir() && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 			return nil
 		}
 		defer f.Close()
@@ -84,31 +110,40 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 			return nil // binary
 		}
 		files++
-		rel, err := filepath.Rel(base, p)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			rel = p
-		}
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 4<<20)
-		for n := 1; sc.Scan(); n++ {
-			line := sc.Text()
-			if !re.MatchString(line) {
+		for n := 1; ; n++ {
+			line, long, err := nextLine(r, buf)
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return nil
+			}
+			buf = line
+			var hit bool
+			if long {
+				lr := &lineRunes{br: r, pre: line}
+				hit = re.MatchReader(lr)
+				lr.drain()
+			} else {
+				hit = re.Match(line)
+			}
+			if !hit {
 				continue
 			}
-			if len(line) > maxLineShown {
-				line = line[:maxLineShown] + "…"
+			text := string(line)
+			if len(text) > grepLineShown || long {
+				text = clipBytes(text, grepLineShown) + "…"
 			}
-			fmt.Fprintf(&b, "%s:%d: %s\n", rel, n, line)
+			fmt.Fprintf(&b, "%s:%d: %s\n", shown(p), n, text)
 			if found++; found >= limit {
 				return fs.SkipAll
 			}
 		}
-		return nil
 	}
 	if !st.IsDir() {
 		err = search(start)
 	} else {
-		err = g.walkFiles(start, func(p string, d fs.DirEntry) error {
+		err = walkFiles(root, start, func(p string, d fs.DirEntry) error {
 			if d.IsDir() || (args.Glob != "" && !matches(args.Glob, d.Name())) || !d.Type().IsRegular() {
 				return nil
 			}
@@ -126,4 +161,70 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 		out += fmt.Sprintf("[stopped at %d matches; narrow the pattern, path or glob]\n", limit)
 	}
 	return truncate(out, g.maxOutput()), nil
+}
+
+// nextLine reads a line up to matchWindow bytes; long says the line goes
+// on in r past what was returned.
+func nextLine(r *bufio.Reader, buf []byte) (line []byte, long bool, err error) {
+	line = buf[:0]
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case err == bufio.ErrBufferFull:
+			if len(line) >= matchWindow {
+				return line, true, nil
+			}
+		case err == nil:
+			return bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")), false, nil
+		case err == io.EOF && len(line) > 0:
+			return line, false, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+// lineRunes reads the rest of a long line as runes: what was read
+// already, then r up to the newline.
+type lineRunes struct {
+	br   *bufio.Reader
+	pre  []byte
+	done bool
+}
+
+func (l *lineRunes) ReadRune() (rune, int, error) {
+	if len(l.pre) > 0 {
+		r, n := utf8.DecodeRune(l.pre)
+		l.pre = l.pre[n:]
+		return r, n, nil
+	}
+	if l.done {
+		return 0, 0, io.EOF
+	}
+	r, n, err := l.br.ReadRune()
+	if err != nil || r == '\n' {
+		l.done = true
+		return 0, 0, io.EOF
+	}
+	return r, n, nil
+}
+
+// drain skips what is left of the line.
+func (l *lineRunes) drain() {
+	for !l.done {
+		_, err := l.br.ReadSlice('\n')
+		l.done = err != bufio.ErrBufferFull
+	}
+}
+
+// clipBytes cuts s to at most n bytes without splitting a character.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

@@ -19,12 +19,27 @@ type Tool interface {
 	Parameters() json.RawMessage
 	// Timeout bounds one call; 0 means DefaultTimeout.
 	Timeout() time.Duration
-	// Run does the work. It must return when ctx is done.
+	// Review looks at a call before it runs and says whether a person
+	// must approve it (and what to show them). It must not read or change
+	// what the call would; an error refuses the call, as a tool error.
+	// Every tool has one, so no wrapper can hide it from the policy.
+	Review(ctx context.Context, args json.RawMessage) (Review, error)
+	// Run does the work. It must return when ctx is done. Reviewed(ctx)
+	// is the review the policy approved.
 	Run(ctx context.Context, args json.RawMessage) (string, error)
 }
 
+// Unreviewed is embedded by tools that never need approval.
+type Unreviewed struct{}
+
+// Review implements Tool: nothing to ask.
+func (Unreviewed) Review(context.Context, json.RawMessage) (Review, error) { return Review{}, nil }
+
 // DefaultTimeout applies to tools that do not set their own.
 const DefaultTimeout = 2 * time.Minute
+
+// reviewTimeout bounds a review (fetch_url resolves its host in one).
+const reviewTimeout = 15 * time.Second
 
 // Error types of a failed Result.
 const (
@@ -48,8 +63,29 @@ type Result struct {
 type Set struct {
 	tools    []Tool
 	index    map[string]Tool
+	timeouts map[string]time.Duration
 	Policy   *Policy
 	Approver Approver
+}
+
+// SetTimeout overrides the named tool's own timeout (an agent definition
+// may ask for its own).
+func (s *Set) SetTimeout(name string, d time.Duration) {
+	if s.timeouts == nil {
+		s.timeouts = map[string]time.Duration{}
+	}
+	s.timeouts[name] = d
+}
+
+// Timeout is how long a call of t may run in this set.
+func (s *Set) Timeout(t Tool) time.Duration {
+	if d, ok := s.timeouts[t.Name()]; ok && d > 0 {
+		return d
+	}
+	if d := t.Timeout(); d > 0 {
+		return d
+	}
+	return DefaultTimeout
 }
 
 // NewSet returns a set of tools; a later tool with the same name wins.
@@ -116,33 +152,30 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if err := CheckArgs(t.Parameters(), raw); err != nil {
 		return fail(ErrTypeInvalidArguments, fmt.Errorf("invalid arguments for %s: %v; send a JSON object matching its schema: %s", name, err, t.Parameters()))
 	}
+	if !s.Policy.Offered(name) {
+		return fail(ErrTypeDenied, fmt.Errorf("%s was not run: it is denied by the user's configuration. Do not retry it; take another way", name))
+	}
+	timeout := s.Timeout(t)
 	// Every call goes through the policy: it refuses denied tools, and asks
-	// (or not) for the ones whose Review says so.
-	var review Review
-	if g, ok := t.(Gated); ok {
-		r, err := g.Review(raw)
-		if err != nil {
-			return fail(ErrTypeExecution, err)
-		}
-		review = r
-	}
-	d, err := s.Policy.decide(ctx, Request{Tool: name, Review: review}, s.Approver)
+	// (or not) for the ones whose Review says so. Waiting for the person
+	// does not count against the tool's timeout.
+	reviewCtx, cancelReview := context.WithTimeout(ctx, min(timeout, reviewTimeout))
+	review, err := t.Review(reviewCtx, raw)
+	cancelReview()
 	if err != nil {
-		return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err))
+		return fail(ErrTypeExecution, err)
 	}
-	if d.Verdict == Deny {
-		reason := d.Reason
-		if reason == "" {
-			reason = "the user declined"
-		}
-		return fail(ErrTypeDenied, fmt.Errorf("%s was not run: %s. Do not retry it unchanged; ask the user or take another way", name, reason))
-	}
-	timeout := t.Timeout()
-	if timeout <= 0 {
-		timeout = DefaultTimeout
+	if res, ok := s.authorize(ctx, name, review); !ok {
+		return res
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	ctx = context.WithValue(ctx, reviewKey{}, reviewed{review: review, authorize: func(ctx context.Context, r Review) error {
+		if res, ok := s.authorize(ctx, name, r); !ok {
+			return res.Err
+		}
+		return nil
+	}})
 	out, err := run(ctx, t, raw)
 	switch {
 	case err == nil:
@@ -155,10 +188,45 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	return fail(ErrTypeExecution, err)
 }
 
-// Gated reports whether a tool may ask for approval.
-func IsGated(t Tool) bool {
-	_, ok := t.(Gated)
-	return ok
+// authorize puts a review to the policy; false comes with the failed
+// Result to return.
+func (s *Set) authorize(ctx context.Context, name string, review Review) (Result, bool) {
+	d, err := s.Policy.decide(ctx, Request{Tool: name, Review: review}, s.Approver)
+	if err != nil {
+		return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err)), false
+	}
+	if d.Verdict == Deny {
+		reason := d.Reason
+		if reason == "" {
+			reason = "the user declined"
+		}
+		return fail(ErrTypeDenied, fmt.Errorf("%s was not run: %s. Do not retry it unchanged; ask the user or take another way", name, reason)), false
+	}
+	return Result{}, true
+}
+
+type reviewKey struct{}
+
+type reviewed struct {
+	review    Review
+	authorize func(context.Context, Review) error
+}
+
+// Reviewed is the review the policy approved for the running call; false
+// when the tool runs outside Dispatch (its own tests).
+func Reviewed(ctx context.Context) (Review, bool) {
+	r, ok := ctx.Value(reviewKey{}).(reviewed)
+	return r.review, ok
+}
+
+// Authorize puts a further step of the running call to the policy (a
+// redirect fetch_url follows); outside Dispatch it refuses.
+func Authorize(ctx context.Context, r Review) error {
+	rv, ok := ctx.Value(reviewKey{}).(reviewed)
+	if !ok {
+		return errors.New("not authorized: the call runs outside the tool set")
+	}
+	return rv.authorize(ctx, r)
 }
 
 func run(ctx context.Context, t Tool, args json.RawMessage) (out string, err error) {

@@ -12,6 +12,7 @@ import (
 )
 
 type fakeTool struct {
+	Unreviewed
 	run     func(ctx context.Context, args json.RawMessage) (string, error)
 	timeout time.Duration
 }

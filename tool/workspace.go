@@ -2,11 +2,15 @@ package tool
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
@@ -37,10 +41,25 @@ func (w Workspace) root() string {
 	return root
 }
 
-// resolve turns a path the model gave into an absolute one, and says
-// whether it lies outside the workspace. A path that does not exist yet
-// (a file to write) is judged by its nearest existing parent.
-func (w Workspace) resolve(p string) (abs string, outside bool) {
+// fileTarget is the path a call acts on, resolved once when the call is
+// reviewed. Every access goes through an os.Root on dir, checked to be
+// the directory that was reviewed, so a symlink swapped in between
+// (anywhere on the path) cannot lead the call somewhere else.
+type fileTarget struct {
+	abs     string // the real path, shown to the person
+	outside bool
+	dir     string      // the confining directory: the workspace, or (outside) the target's own
+	name    string      // the target within dir ("." for dir itself)
+	dirID   os.FileInfo // dir as it was at review
+}
+
+// ErrChanged is a target whose directory was replaced between review and run.
+var ErrChanged = errors.New("the path changed between approval and running; the call was refused, look again")
+
+// target resolves a path the model gave. Outside the workspace, the
+// confining directory is the target itself when it is a directory, else
+// its parent, which must exist. It reads nothing.
+func (w Workspace) target(p string) (*fileTarget, error) {
 	root := w.root()
 	if p == "" {
 		p = "."
@@ -50,15 +69,30 @@ func (w Workspace) resolve(p string) (abs string, outside bool) {
 			p = filepath.Join(home, p[2:])
 		}
 	}
-	abs = p
+	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, p)
 	}
-	abs = filepath.Clean(abs)
-	real := realPath(abs)
-	rel, err := filepath.Rel(root, real)
-	outside = err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
-	return real, outside
+	abs = realPath(filepath.Clean(abs))
+	t := &fileTarget{abs: abs, dir: root}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		t.outside = true
+		t.dir, t.name = filepath.Dir(abs), filepath.Base(abs)
+		if st, err := os.Stat(abs); err == nil && st.IsDir() {
+			t.dir, t.name = abs, "."
+		}
+	} else {
+		t.name = rel
+	}
+	// Outside, a missing directory is found out when the call runs, after
+	// approval: a review must not tell the model what exists there.
+	st, err := os.Stat(t.dir)
+	if err != nil && !t.outside {
+		return nil, fmt.Errorf("%s: the directory %s cannot be used: %v", p, t.dir, err)
+	}
+	t.dirID = st
+	return t, nil
 }
 
 // realPath resolves symlinks in the existing part of p.
@@ -74,13 +108,172 @@ func realPath(p string) string {
 	return filepath.Join(realPath(dir), base)
 }
 
-// outsideReview is the review of a read-only call on a path outside.
-func (w Workspace) outsideReview(tool, path string) Review {
-	abs, outside := w.resolve(path)
-	if !outside {
-		return Review{}
+// targetOf is the target the policy approved for this call, or (outside
+// Dispatch) the path resolved now.
+func (w Workspace) targetOf(r Review, ok bool, p string) (*fileTarget, error) {
+	if ok && r.file != nil {
+		return r.file, nil
 	}
-	return Review{NeedsApproval: true, Summary: fmt.Sprintf("%s %s (outside the working directory %s)", tool, abs, w.root())}
+	return w.target(p)
+}
+
+// root opens the confining directory, refusing one that is not the
+// directory reviewed.
+func (t *fileTarget) root() (*os.Root, error) {
+	r, err := os.OpenRoot(t.dir)
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.Stat(".")
+	if err != nil || t.dirID == nil || !os.SameFile(st, t.dirID) {
+		r.Close()
+		return nil, ErrChanged
+	}
+	return r, nil
+}
+
+// errSpecial refuses FIFOs, devices and sockets: reading one can block
+// forever or never end.
+func errSpecial(name string, mode fs.FileMode) error {
+	return fmt.Errorf("%s is not a regular file (%s); the file tools only work on regular files", name, fileKind(mode))
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return m.Type().String()
+}
+
+// errIsDir is returned by open for a directory.
+var errIsDir = errors.New("is a directory")
+
+// open opens the target for reading. It never blocks on a FIFO and
+// refuses anything but a regular file before reading a byte.
+func (t *fileTarget) open() (*os.File, error) {
+	root, err := t.root()
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return openRegular(root, t.name)
+}
+
+func openRegular(root *os.Root, name string) (*os.File, error) {
+	if st, err := root.Lstat(name); err == nil && !st.Mode().IsRegular() && st.Mode()&fs.ModeSymlink == 0 {
+		if st.IsDir() {
+			return nil, errIsDir
+		}
+		return nil, errSpecial(name, st.Mode())
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return nil, err
+	case st.IsDir():
+		f.Close()
+		return nil, errIsDir
+	case !st.Mode().IsRegular():
+		f.Close()
+		return nil, errSpecial(name, st.Mode())
+	}
+	return f, nil
+}
+
+// readAll reads the whole target, refusing one larger than limit.
+func (t *fileTarget) readAll(limit int64) ([]byte, error) {
+	f, err := t.open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d MiB; edit it another way", t.abs, limit>>20)
+	}
+	return b, nil
+}
+
+// write replaces the target with data: a temp file in the same directory
+// renamed over it, keeping the old file's mode. It creates missing
+// directories inside the workspace.
+func (t *fileTarget) write(data []byte) error {
+	root, err := t.root()
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	mode := os.FileMode(0o644)
+	if st, err := root.Lstat(t.name); err == nil {
+		if !st.Mode().IsRegular() {
+			return errSpecial(t.name, st.Mode())
+		}
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(t.name)
+	if dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	var tmp string
+	var f *os.File
+	for i := 0; ; i++ {
+		tmp = filepath.Join(dir, fmt.Sprintf(".chat-write-%d-%d", os.Getpid(), i))
+		f, err = root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if err == nil || !errors.Is(err, fs.ErrExist) || i > 100 {
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer root.Remove(tmp)
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return root.Rename(tmp, t.name)
+}
+
+// readReview is the review of a read-only call: free inside the
+// workspace; outside, it asks, and "always" covers the directory.
+func (w Workspace) readReview(verb, p string) (Review, error) {
+	t, err := w.target(p)
+	if err != nil {
+		return Review{}, err
+	}
+	r := Review{Target: t.abs, file: t}
+	if t.outside {
+		r.NeedsApproval = true
+		r.Summary = fmt.Sprintf("%s %s (outside the working directory %s)", verb, t.abs, w.root())
+		r.Grants = []Grant{{Kind: GrantRead, Value: t.dir}}
+	}
+	return r, nil
 }
 
 // truncate cuts s to max bytes on a line boundary and says how much it cut.
@@ -98,40 +291,37 @@ func truncate(s string, max int) string {
 // skipDirs are never worth showing a model, ignored or not.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true, "__pycache__": true}
 
-// walkFiles walks dir like filepath.WalkDir, skipping what .gitignore
-// files (from the workspace root down) exclude.
-func (w Workspace) walkFiles(dir string, fn func(path string, d fs.DirEntry) error) error {
-	root := w.root()
+// walkFiles walks dir inside root, skipping what .gitignore files (from
+// the root down) exclude. Paths given to fn are relative to the root;
+// nothing outside it is ever visited.
+func walkFiles(root *os.Root, dir string, fn func(p string, d fs.DirEntry) error) error {
 	var patterns []gitignore.Pattern
+	parts := splitPath(dir)
 	// .gitignore files above dir, from the root down, apply too.
-	if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") {
-		parts := splitPath(rel)
-		for i := 0; i <= len(parts); i++ {
-			patterns = append(patterns, readIgnore(filepath.Join(root, filepath.Join(parts[:i]...)), parts[:i])...)
-		}
+	for i := 0; i <= len(parts); i++ {
+		patterns = append(patterns, readIgnore(root, parts[:i])...)
 	}
 	matcher := gitignore.NewMatcher(patterns)
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable entries are skipped, not fatal
 		}
-		rel, _ := filepath.Rel(root, p)
-		parts := splitPath(rel)
+		parts := splitPath(p)
 		if p != dir {
 			if d.IsDir() && skipDirs[d.Name()] {
 				return fs.SkipDir
 			}
-			if len(parts) > 0 && parts[0] != ".." && matcher.Match(parts, d.IsDir()) {
+			if matcher.Match(parts, d.IsDir()) {
 				if d.IsDir() {
 					return fs.SkipDir
 				}
 				return nil
 			}
-		}
-		if d.IsDir() && p != dir {
-			if more := readIgnore(p, parts); len(more) > 0 {
-				patterns = append(patterns, more...)
-				matcher = gitignore.NewMatcher(patterns)
+			if d.IsDir() {
+				if more := readIgnore(root, parts); len(more) > 0 {
+					patterns = append(patterns, more...)
+					matcher = gitignore.NewMatcher(patterns)
+				}
 			}
 		}
 		return fn(p, d)
@@ -145,20 +335,63 @@ func splitPath(rel string) []string {
 	return strings.Split(filepath.ToSlash(rel), "/")
 }
 
-func readIgnore(dir string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(filepath.Join(dir, ".gitignore"))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
+// readIgnore reads the .gitignore of a directory (and, at the root,
+// .git/info/exclude), bounded.
+func readIgnore(root *os.Root, domain []string) []gitignore.Pattern {
+	dir := path.Join(append([]string{"."}, domain...)...)
 	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), " \r")
-		if line == "" || strings.HasPrefix(line, "#") {
+	files := []string{path.Join(dir, ".gitignore")}
+	if len(domain) == 0 {
+		files = append(files, ".git/info/exclude")
+	}
+	for _, name := range files {
+		f, err := openRegular(root, name)
+		if err != nil {
 			continue
 		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
+		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+		f.Close()
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimRight(line, " \r")
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			ps = append(ps, gitignore.ParsePattern(line, domain))
+		}
 	}
 	return ps
+}
+
+// readLine reads one line of any length, keeping at most max bytes of it
+// (cut counts the rest); the newline is dropped. io.EOF only when there
+// is no line left.
+func readLine(br *bufio.Reader, max int, buf []byte) (line []byte, cut int, err error) {
+	line = buf[:0]
+	read := false
+	for {
+		chunk, err := br.ReadSlice('\n')
+		read = read || len(chunk) > 0
+		done := err == nil || err != bufio.ErrBufferFull
+		if err == nil {
+			chunk = chunk[:len(chunk)-1]
+		}
+		if room := max - len(line); room > 0 {
+			line = append(line, chunk[:min(room, len(chunk))]...)
+			cut += len(chunk) - min(room, len(chunk))
+		} else {
+			cut += len(chunk)
+		}
+		if done {
+			if err == nil && cut == 0 && len(line) > 0 && line[len(line)-1] == '\r' {
+				line = line[:len(line)-1]
+			}
+			if err == io.EOF && !read {
+				return nil, 0, io.EOF
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			return line, cut, err
+		}
+	}
 }

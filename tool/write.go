@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
 )
+
+// maxEditSize bounds the file edit_file and write_file read for a diff.
+const maxEditSize = 8 << 20
 
 // WriteFile creates or replaces a file. It needs approval; the person is
 // shown the diff.
@@ -35,25 +37,57 @@ type writeArgs struct {
 	Content string `json:"content"`
 }
 
-func (w WriteFile) Review(raw json.RawMessage) (Review, error) {
+// writeReview resolves a file tool's target and says what asking shows.
+// Nothing is read here: only its type is looked at, so a FIFO or a device
+// is refused before anyone is asked.
+func (w Workspace) writeReview(p string) (Review, *fileTarget, bool, error) {
+	t, err := w.target(p)
+	if err != nil {
+		return Review{}, nil, false, err
+	}
+	exists := false
+	if st, err := os.Lstat(t.abs); err == nil {
+		if !st.Mode().IsRegular() {
+			return Review{}, nil, false, errSpecial(p, st.Mode())
+		}
+		exists = true
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Review{}, nil, false, fmt.Errorf("%s: %v", p, err)
+	}
+	r := Review{NeedsApproval: true, Target: t.abs, file: t, Grants: []Grant{{Kind: GrantWrite, Value: t.dir}}}
+	return r, t, exists, nil
+}
+
+func (w WriteFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
 	var a writeArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return Review{}, err
 	}
-	path, outside := w.resolve(a.Path)
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Review{}, fmt.Errorf("%s: %v", a.Path, err)
+	r, t, exists, err := w.writeReview(a.Path)
+	if err != nil {
+		return Review{}, err
 	}
-	verb := "write"
-	if errors.Is(err, fs.ErrNotExist) {
-		verb = "create"
+	verb := "create"
+	if exists {
+		verb = "overwrite"
 	}
-	summary := fmt.Sprintf("%s %s (%d lines)", verb, a.Path, strings.Count(a.Content, "\n")+1)
-	if outside {
-		summary += ", outside the working directory"
+	lines := strings.Count(a.Content, "\n") + 1
+	old := ""
+	if t.outside {
+		r.Summary = fmt.Sprintf("%s %s (%d lines), outside the working directory", verb, t.abs, lines)
+		r.Warning = "its current content is not read before you approve"
+	} else {
+		r.Summary = fmt.Sprintf("%s %s (%d lines)", verb, t.name, lines)
+		if exists {
+			b, err := t.readAll(maxEditSize)
+			if err != nil {
+				return Review{}, err
+			}
+			old = string(b)
+		}
 	}
-	return Review{NeedsApproval: true, Summary: summary, Detail: unifiedDiff(a.Path, string(old), a.Content)}, nil
+	r.Detail = unifiedDiff(t.abs, old, a.Content)
+	return r, nil
 }
 
 func (w WriteFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
@@ -61,8 +95,12 @@ func (w WriteFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return "", err
 	}
-	path, _ := w.resolve(a.Path)
-	if err := writeAtomic(path, []byte(a.Content)); err != nil {
+	rv, ok := Reviewed(ctx)
+	t, err := w.targetOf(rv, ok, a.Path)
+	if err != nil {
+		return "", err
+	}
+	if err := t.write([]byte(a.Content)); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("wrote %s (%d bytes)", a.Path, len(a.Content)), nil
@@ -92,25 +130,24 @@ type editArgs struct {
 	ReplaceAll bool   `json:"replace_all"`
 }
 
-// edit computes the new content, checking the edit is unambiguous.
-func (e EditFile) edit(raw json.RawMessage) (a editArgs, path, old, updated string, err error) {
-	if err = json.Unmarshal(raw, &a); err != nil {
-		return
+// edit reads the target and computes the new content, checking the edit
+// is unambiguous.
+func edit(t *fileTarget, a editArgs) (old, updated string, err error) {
+	switch {
+	case a.Old == "":
+		return "", "", errors.New("old_string is empty; give the exact text to replace")
+	case a.Old == a.New:
+		return "", "", errors.New("old_string and new_string are the same")
 	}
-	path, _ = e.resolve(a.Path)
-	b, err := os.ReadFile(path)
+	b, err := t.readAll(maxEditSize)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%s does not exist; write_file creates files", a.Path)
 		}
-		return
+		return "", "", err
 	}
 	old = string(b)
 	switch n := strings.Count(old, a.Old); {
-	case a.Old == "":
-		err = errors.New("old_string is empty; give the exact text to replace")
-	case a.Old == a.New:
-		err = errors.New("old_string and new_string are the same")
 	case n == 0:
 		err = fmt.Errorf("old_string was not found in %s; read the file again and copy the text exactly (whitespace too)", a.Path)
 	case n > 1 && !a.ReplaceAll:
@@ -120,62 +157,60 @@ func (e EditFile) edit(raw json.RawMessage) (a editArgs, path, old, updated stri
 	default:
 		updated = strings.Replace(old, a.Old, a.New, 1)
 	}
-	return
+	return old, updated, err
 }
 
-func (e EditFile) Review(raw json.RawMessage) (Review, error) {
-	a, _, old, updated, err := e.edit(raw)
+// Review shows the diff for a file inside the working directory (reading
+// there is free). Outside it, nothing is read before approval: the person
+// sees the text to replace and its replacement.
+func (e EditFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
+	var a editArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return Review{}, err
+	}
+	r, t, exists, err := e.writeReview(a.Path)
 	if err != nil {
 		return Review{}, err
 	}
-	_, outside := e.resolve(a.Path)
-	summary := "edit " + a.Path
-	if outside {
-		summary += ", outside the working directory"
+	if t.outside {
+		r.Summary = fmt.Sprintf("edit %s, outside the working directory", t.abs)
+		r.Warning = "the file is not read before you approve; this replaces the text below"
+		r.Detail = unifiedDiff(t.abs, a.Old, a.New)
+		return r, nil
 	}
-	return Review{NeedsApproval: true, Summary: summary, Detail: unifiedDiff(a.Path, old, updated)}, nil
+	if !exists {
+		return Review{}, fmt.Errorf("%s does not exist; write_file creates files", a.Path)
+	}
+	old, updated, err := edit(t, a)
+	if err != nil {
+		return Review{}, err
+	}
+	r.Summary = "edit " + t.name
+	r.Detail = unifiedDiff(t.name, old, updated)
+	return r, nil
 }
 
 func (e EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	a, path, old, updated, err := e.edit(raw)
+	var a editArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return "", err
+	}
+	rv, ok := Reviewed(ctx)
+	t, err := e.targetOf(rv, ok, a.Path)
 	if err != nil {
 		return "", err
 	}
-	if err := writeAtomic(path, []byte(updated)); err != nil {
+	old, updated, err := edit(t, a)
+	if err != nil {
+		return "", err
+	}
+	if err := t.write([]byte(updated)); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("edited %s\n%s", a.Path, truncate(unifiedDiff(a.Path, old, updated), 8<<10)), nil
 }
 
 func unifiedDiff(name, old, updated string) string {
+	name = strings.TrimPrefix(name, "/")
 	return udiff.Unified("a/"+name, "b/"+name, old, updated)
-}
-
-// writeAtomic replaces path by a temp file renamed over it, keeping the
-// old file's mode.
-func writeAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".chat-write-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

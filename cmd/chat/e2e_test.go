@@ -149,17 +149,17 @@ func TestTUICancelThenNextTurn(t *testing.T) {
 func TestTUITypeDuringSlowTool(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t,
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "call_pipe", Name: "read_file", Args: `{"path":"slow.fifo"}`}}},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "call_pipe", Name: "run_shell", Args: `{"command":"read line < slow.fifo; echo \"$line\""}`}}},
 		oaitest.Answer{Text: "got both"},
 		oaitest.Answer{Text: "and the queued one"})
-	tm := startTerm(t, srv)
+	tm := startTerm(t, srv, "--yes")
 	fifo := filepath.Join(tm.dir, "slow.fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	tm.typeText("read the pipe")
 	tm.keys("Enter")
-	tm.waitFor("read_file", 10*time.Second) // the tool blocks on the FIFO
+	tm.waitFor("run_shell", 10*time.Second) // the command blocks on the FIFO
 	tm.typeText("also check the tests")
 	tm.keys("Enter")
 	tm.typeText("afterwards, summarize")

@@ -50,7 +50,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Tools: func() []tui.ToolState {
 			var out []tui.ToolState
 			for _, t := range a.Tools().All() {
-				out = append(out, tui.ToolState{Name: t.Name(), State: available.Policy.State(t.Name(), tool.IsGated(t)), Description: t.Description()})
+				out = append(out, tui.ToolState{Name: t.Name(), State: available.Policy.State(t.Name(), tool.Confined(t)), Description: t.Description()})
 			}
 			return out
 		},
