@@ -164,4 +164,3 @@ func (d Definition) ResolveTools(available *tool.Set) (*tool.Set, error) {
 	}
 	return out, nil
 }
-

@@ -290,4 +290,3 @@ func TestFetchURL(t *testing.T) {
 		t.Fatal(r)
 	}
 }
-

@@ -3,9 +3,9 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"errors"
 	"mime"
 	"net"
 	"net/http"
