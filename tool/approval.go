@@ -174,8 +174,8 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		r.Why = append(r.Why, sh.risky...)
 		needs = nil
 		if len(sh.risky) == 0 {
-			for _, cmd := range sh.commands {
-				if !p.shellAllowed(cmd) {
+			for i, cmd := range sh.commands {
+				if !sh.wrappers[i] && !p.shellAllowed(cmd) {
 					needs = append(needs, Grant{Kind: GrantShell, Value: cmd.grantPrefix()})
 				}
 			}

@@ -22,6 +22,9 @@ func (c shellCommand) String() string { return strings.Join(c, " ") }
 // its script from a pipe, a line that does not parse).
 type shellAnalysis struct {
 	commands []shellCommand
+	// wrappers are the commands that only run another one (timeout 60
+	// go test): deny sees them, allow looks at what they run.
+	wrappers map[int]bool
 	risky    []string
 	opaque   []string
 }
@@ -69,9 +72,9 @@ func (a *shellAnalysis) parse(line string, depth int) {
 		case *syntax.Redirect:
 			a.redirect(n)
 		case *syntax.DeclClause:
-			a.riskyf("it sets variables (%s)", n.Variant.Value)
+			a.riskyf("it sets variables (%s)", litValue(n.Variant))
 		case *syntax.FuncDecl:
-			a.riskyf("it defines a shell function (%s), which could stand in for any command", n.Name.Value)
+			a.riskyf("it defines a shell function (%s), which could stand in for any command", litValue(n.Name))
 		case *syntax.CoprocClause:
 			a.riskyf("it starts a coprocess")
 		}
@@ -132,6 +135,7 @@ func (a *shellAnalysis) command(words []string, depth int) {
 		words = append([]string{prog}, words[1:]...)
 	}
 	a.commands = append(a.commands, shellCommand(words))
+	index := len(a.commands) - 1
 	args := words[1:]
 	for _, arg := range args {
 		if hasGlob(arg) && riskyFlags[prog] != nil {
@@ -164,6 +168,12 @@ func (a *shellAnalysis) command(words []string, depth int) {
 				a.riskyf("%s", w.risky)
 			}
 			rest, setsVars, str := w.skip(args)
+			if w.risky == "" && (len(rest) > 0 || str != "") {
+				if a.wrappers == nil {
+					a.wrappers = map[int]bool{}
+				}
+				a.wrappers[index] = true
+			}
 			if setsVars {
 				a.riskyf("%s sets variables for the command", prog)
 			}
@@ -306,7 +316,7 @@ var riskyFlags = map[string][]string{
 	"ssh":   {"-o", "-F"},
 	"zip":   {"-T", "-TT", "--unzip-command"},
 	"man":   {"-P", "--pager", "-H"},
-	"less":  {},
+	"time":  {"-o", "--output"},
 	"make":  {"-f", "--file", "--eval"},
 }
 
@@ -456,6 +466,13 @@ func hasBraceExpansion(s string) bool {
 	rest := s[open:]
 	end := strings.IndexByte(rest, '}')
 	return end > 0 && (strings.Contains(rest[:end], ",") || strings.Contains(rest[:end], ".."))
+}
+
+func litValue(l *syntax.Lit) string {
+	if l == nil {
+		return ""
+	}
+	return l.Value
 }
 
 func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }

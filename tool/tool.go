@@ -90,7 +90,7 @@ func (s *Set) Timeout(t Tool) time.Duration {
 
 // NewSet returns a set of tools; a later tool with the same name wins.
 func NewSet(tools ...Tool) *Set {
-	s := &Set{index: map[string]Tool{}}
+	s := &Set{index: map[string]Tool{}, Policy: &Policy{}}
 	for _, t := range tools {
 		s.Add(t)
 	}

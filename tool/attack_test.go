@@ -1,0 +1,264 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The attacks below are what a prompt-injected model would ask for; each
+// test says which defence it checks.
+
+func call(set *Set, name string, args map[string]any) Result {
+	b, _ := json.Marshal(args)
+	return set.Dispatch(context.Background(), name, string(b))
+}
+
+// TestSymlinkSwapCannotEscape swaps a symlink in the working directory
+// between a file inside and a secret outside while read_file runs (no one
+// can approve outside reads): no read may ever return the secret.
+func TestSymlinkSwapCannotEscape(t *testing.T) {
+	t.Parallel()
+	dir, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret")
+	os.WriteFile(secret, []byte("TOP-SECRET\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "plain.txt"), []byte("plain\n"), 0o600)
+	link := filepath.Join(dir, "link")
+	os.Symlink("plain.txt", link)
+	set := NewSet(Builtins(Workspace{Root: dir})...)
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; !stop.Load(); i++ {
+			tmp := filepath.Join(dir, fmt.Sprintf("tmp%d", i%2))
+			target := "plain.txt"
+			if i%2 == 1 {
+				target = secret
+			}
+			os.Remove(tmp)
+			os.Symlink(target, tmp)
+			os.Rename(tmp, link)
+		}
+	}()
+	leaks := 0
+	for i := 0; i < 300; i++ {
+		for _, name := range []string{"read_file", "grep"} {
+			args := map[string]any{"path": "link"}
+			if name == "grep" {
+				args["pattern"] = "."
+			}
+			if r := call(set, name, args); strings.Contains(r.Content, "TOP-SECRET") {
+				leaks++
+			}
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	if leaks > 0 {
+		t.Fatalf("%d of 600 reads returned the outside file", leaks)
+	}
+}
+
+// TestNothingReadBeforeApproval: edit_file on an outside file must not
+// tell the model whether old_string occurs before anyone approves, and
+// write_file/edit_file on /dev/zero are refused without reading it.
+func TestNothingReadBeforeApproval(t *testing.T) {
+	t.Parallel()
+	dir, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("password=hunter2\n"), 0o600)
+	var reviews []Review
+	set := NewSet(Builtins(Workspace{Root: dir})...)
+	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		reviews = append(reviews, r.Review)
+		return Decision{Verdict: Deny}, nil
+	})
+	present := call(set, "edit_file", map[string]any{"path": filepath.Join(outside, "secret"), "old_string": "hunter2", "new_string": "x"})
+	absent := call(set, "edit_file", map[string]any{"path": filepath.Join(outside, "secret"), "old_string": "zzz", "new_string": "x"})
+	if present.Content != absent.Content || len(reviews) != 2 {
+		t.Fatalf("the answers differ:\n%s\n%s", present.Content, absent.Content)
+	}
+	for _, r := range reviews {
+		if strings.Contains(r.Detail+r.Summary, "password") {
+			t.Fatalf("the review read the file: %+v", r)
+		}
+	}
+	for _, name := range []string{"write_file", "edit_file", "read_file"} {
+		start := time.Now()
+		r := call(set, name, map[string]any{"path": "/dev/zero", "content": "x", "old_string": "a", "new_string": "b"})
+		if !strings.Contains(r.Content, "not a regular file") && r.ErrType != ErrTypeDenied {
+			t.Errorf("%s /dev/zero: %s", name, r.Content)
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Errorf("%s /dev/zero took %s", name, time.Since(start))
+		}
+	}
+}
+
+// TestSpecialFilesRefused: a FIFO in the working directory (free to
+// read) neither hangs read_file nor grep nor list_files, even as a
+// .gitignore.
+func TestSpecialFilesRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("needle\n"), 0o600)
+	for _, f := range []string{"pipe", ".gitignore", "sub/.gitignore"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+		if err := syscall.Mkfifo(filepath.Join(dir, f), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := NewSet(Builtins(Workspace{Root: dir})...)
+	set.Policy = &Policy{AllowAll: true}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if r := call(set, "read_file", map[string]any{"path": "pipe"}); !strings.Contains(r.Content, "named pipe") {
+			t.Errorf("read_file: %s", r.Content)
+		}
+		if r := call(set, "grep", map[string]any{"pattern": "needle"}); !strings.Contains(r.Content, "a.txt:1: needle") {
+			t.Errorf("grep: %s", r.Content)
+		}
+		if r := call(set, "grep", map[string]any{"pattern": "x", "path": "pipe"}); !strings.Contains(r.Content, "named pipe") {
+			t.Errorf("grep on the pipe: %s", r.Content)
+		}
+		if r := call(set, "list_files", map[string]any{}); !strings.Contains(r.Content, "a.txt") {
+			t.Errorf("list_files: %s", r.Content)
+		}
+		if r := call(set, "write_file", map[string]any{"path": "pipe", "content": "x"}); !strings.Contains(r.Content, "named pipe") {
+			t.Errorf("write_file: %s", r.Content)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("a file tool hung on a FIFO")
+	}
+}
+
+// TestLongLines: a line past any scanner limit neither breaks read_file
+// nor hides a match from grep, on it or after it.
+func TestLongLines(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	long := strings.Repeat("x", 6<<20)
+	os.WriteFile(filepath.Join(dir, "long.txt"), []byte("first\n"+long+"NEEDLE-AT-END\nNEEDLE-AFTER\n"), 0o600)
+	set := NewSet(Builtins(Workspace{Root: dir, MaxOutput: 1 << 20})...)
+	r := call(set, "read_file", map[string]any{"path": "long.txt"})
+	if r.Err != nil || !strings.Contains(r.Content, "     3\tNEEDLE-AFTER") || !strings.Contains(r.Content, "line cut") {
+		t.Fatalf("read_file: %.300s", r.Content)
+	}
+	r = call(set, "grep", map[string]any{"pattern": "NEEDLE-AT-END$|NEEDLE-AFTER"})
+	if !strings.Contains(r.Content, "long.txt:2:") || !strings.Contains(r.Content, "long.txt:3: NEEDLE-AFTER") {
+		t.Fatalf("grep: %.300s", r.Content)
+	}
+}
+
+// TestAlwaysCoversADirectory: "always" for a read outside covers that
+// directory, not the whole machine.
+func TestAlwaysCoversADirectory(t *testing.T) {
+	t.Parallel()
+	dir, a, b := t.TempDir(), t.TempDir(), t.TempDir()
+	for _, d := range []string{a, b} {
+		os.WriteFile(filepath.Join(d, "f.txt"), []byte("x\n"), 0o600)
+		os.WriteFile(filepath.Join(d, "g.txt"), []byte("y\n"), 0o600)
+	}
+	asked := 0
+	set := NewSet(Builtins(Workspace{Root: dir})...)
+	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		asked++
+		return Decision{Verdict: AllowAlways}, nil
+	})
+	call(set, "read_file", map[string]any{"path": filepath.Join(a, "f.txt")})
+	call(set, "read_file", map[string]any{"path": filepath.Join(a, "g.txt")})
+	call(set, "grep", map[string]any{"pattern": "x", "path": a})
+	if asked != 1 {
+		t.Fatalf("asked %d times inside the approved directory", asked)
+	}
+	call(set, "read_file", map[string]any{"path": filepath.Join(b, "f.txt")})
+	if asked != 2 {
+		t.Fatal("an always answer for one directory allowed another")
+	}
+	// A write is not a read.
+	call(set, "write_file", map[string]any{"path": filepath.Join(a, "h.txt"), "content": "z"})
+	if asked != 3 {
+		t.Fatal("an always answer for reading allowed a write")
+	}
+}
+
+// TestFetchIsGated: fetch_url asks, says when the host is loopback,
+// strips credentials, re-asks for a redirect to another host, and
+// connects to the address resolved at review.
+func TestFetchIsGated(t *testing.T) {
+	t.Parallel()
+	var auth atomic.Value
+	auth.Store("")
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "other host") }))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		switch r.URL.Path {
+		case "/away":
+			http.Redirect(w, r, strings.Replace(other.URL, "127.0.0.1", "localhost", 1)+"/x", http.StatusFound)
+		case "/here":
+			http.Redirect(w, r, "/page", http.StatusFound)
+		default:
+			fmt.Fprint(w, "page text")
+		}
+	}))
+	defer srv.Close()
+	var asked []Request
+	answer := Decision{Verdict: Allow}
+	set := NewSet(FetchURL{})
+	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		asked = append(asked, r)
+		return answer, nil
+	})
+	u, _ := url.Parse(srv.URL)
+	r := call(set, "fetch_url", map[string]any{"url": "http://user:pw@" + u.Host + "/page"})
+	if r.Content != "page text" || len(asked) != 1 || auth.Load() != "" {
+		t.Fatalf("%+v asked %d auth %q", r, len(asked), auth.Load())
+	}
+	if !strings.Contains(asked[0].Review.Warning, "loopback") || strings.Contains(asked[0].Review.Summary, "pw") {
+		t.Fatalf("review %+v", asked[0].Review)
+	}
+	// A redirect on the same host does not ask again; to another one it does.
+	if r = call(set, "fetch_url", map[string]any{"url": srv.URL + "/here"}); r.Content != "page text" || len(asked) != 2 {
+		t.Fatalf("%+v asked %d", r, len(asked))
+	}
+	answer = Decision{Verdict: Allow}
+	n := len(asked)
+	asks := 0
+	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		asks++
+		if asks == 2 {
+			return Decision{Verdict: Deny, Reason: "not there"}, nil
+		}
+		return Decision{Verdict: Allow}, nil
+	})
+	if r = call(set, "fetch_url", map[string]any{"url": srv.URL + "/away"}); asks != 2 || !strings.Contains(r.Content, "not there") {
+		t.Fatalf("redirect: %+v asks %d (%d)", r, asks, n)
+	}
+	// The address resolved at review is where the request goes: a name
+	// that no longer resolves (or resolves elsewhere) does not matter.
+	_, port, _ := strings.Cut(u.Host, ":")
+	pinned := Review{NeedsApproval: true, host: &hostPin{hostport: "rebind.invalid:" + port, ips: []net.IP{{127, 0, 0, 1}}}}
+	ctx := context.WithValue(context.Background(), reviewKey{}, reviewed{review: pinned})
+	out, err := FetchURL{}.Run(ctx, json.RawMessage(`{"url":"http://rebind.invalid:`+port+`/page"}`))
+	if err != nil || out != "page text" {
+		t.Fatalf("pinned: %q %v", out, err)
+	}
+}
