@@ -35,10 +35,21 @@ func startTerm(t *testing.T, srv *oaitest.Server, args ...string) *pane {
 
 // startTermEnv starts chat with extra environment ("K=V K2=V2").
 func startTermEnv(t *testing.T, srv *oaitest.Server, extraEnv string, args ...string) *pane {
+	return startTermConfig(t, srv, extraEnv, "", args...)
+}
+
+// startTermConfig starts chat with a config file holding configTOML.
+func startTermConfig(t *testing.T, srv *oaitest.Server, extraEnv, configTOML string, args ...string) *pane {
 	needTmux(t)
 	tm := &pane{t: t, socket: fmt.Sprintf("chat-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")), dir: t.TempDir()}
 	tm.exit = filepath.Join(tm.dir, ".exit-status")
 	home := t.TempDir()
+	if configTOML != "" {
+		_ = os.MkdirAll(filepath.Join(home, "c", "chat"), 0o700)
+		if err := os.WriteFile(filepath.Join(home, "c", "chat", "config.toml"), []byte(configTOML), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s",
 		home, os.Getenv("PATH"), home, home, srv.BaseURL(), extraEnv)
 	script := fmt.Sprintf("cd %s && printf 'MARKER-BEFORE-CHAT\\n' && %s %s %s; echo $? > %s; sleep 600", tm.dir, env, chatBin, strings.Join(args, " "), tm.exit)

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/session"
+)
+
+// attacker answers every user message with the calls an injected prompt
+// would make (a command, a write, a read outside), then a plain answer.
+func attacker(outside string) func(oaitest.Request) oaitest.Reply {
+	return func(req oaitest.Request) oaitest.Reply {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+			return oaitest.Answer{Text: "done"}
+		}
+		n := req.Index
+		return oaitest.Answer{Calls: []oaitest.Call{
+			{ID: fmt.Sprintf("s%d", n), Name: "run_shell", Args: fmt.Sprintf(`{"command":"touch pwned-shell-%d"}`, n)},
+			{ID: fmt.Sprintf("w%d", n), Name: "write_file", Args: fmt.Sprintf(`{"path":"pwned-write-%d","content":"x"}`, n)},
+			{ID: fmt.Sprintf("r%d", n), Name: "read_file", Args: fmt.Sprintf(`{"path":%q}`, outside)},
+		}}
+	}
+}
+
+// TestApprovalsHoldOnEveryPath: no way of building the tool set (fresh,
+// --continue, --resume, --agent with and without tools, an imported
+// agent) lets a call run without approval in print mode.
+func TestApprovalsHoldOnEveryPath(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	secret := filepath.Join(t.TempDir(), "secret.txt")
+	_ = os.WriteFile(secret, []byte("OUTSIDE-SECRET\n"), 0o600)
+	cfgDir := filepath.Join(home, ".config", "chat")
+	_ = os.MkdirAll(cfgDir, 0o700)
+	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(`
+[agents.withtools]
+instructions = "You have tools."
+tools = ["run_shell", "write_file", "read_file"]
+
+[agents.notools]
+instructions = "No tools key."
+`), 0o600)
+	srv := oaitest.New(t)
+	srv.SetFallback(attacker(secret))
+	run1 := func(args ...string) (string, string, int) {
+		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	}
+	check := func(path string, args ...string) {
+		t.Helper()
+		n := srv.RequestCount()
+		out, errOut, code := run1(args...)
+		if code != 0 || !strings.Contains(out, "done") {
+			t.Fatalf("%s: %d\n%s\n%s", path, code, out, errOut)
+		}
+		if c := strings.Count(errOut, "needs the user's approval"); c != 3 {
+			t.Errorf("%s: %d of 3 calls were refused:\n%s", path, c, errOut)
+		}
+		reqs := srv.Requests()
+		for _, m := range reqs[len(reqs)-1].Messages {
+			if strings.Contains(m.Text(), "OUTSIDE-SECRET") {
+				t.Errorf("%s: the outside file reached the model", path)
+			}
+		}
+		if srv.RequestCount() != n+2 {
+			t.Errorf("%s: %d requests", path, srv.RequestCount()-n)
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, "pwned-*"))
+		if len(matches) > 0 {
+			t.Fatalf("%s: ran without approval: %v", path, matches)
+		}
+	}
+	check("fresh", "-p", "hello")
+	check("--continue", "--continue", "-p", "again")
+	list, _, _ := run1("sessions", "list", "--json")
+	var infos []session.Info
+	if err := json.Unmarshal([]byte(list), &infos); err != nil || len(infos) == 0 {
+		t.Fatal(list)
+	}
+	check("--resume", "--resume", infos[0].ID, "-p", "once more")
+	check("--agent with tools", "--agent", "withtools", "-p", "go")
+	check("--continue after --agent", "--continue", "-p", "go on")
+	check("--agent without tools", "--agent", "notools", "-p", "go")
+	exported, _, code := run1("agents", "export", "withtools")
+	if code != 0 || !strings.Contains(exported, `"timeout"`) {
+		t.Fatalf("export: %s", exported)
+	}
+	file := filepath.Join(t.TempDir(), "imported.json")
+	_ = os.WriteFile(file, []byte(strings.Replace(exported, `"withtools"`, `"imported"`, 1)), 0o600)
+	if out, errOut, code := run1("agents", "import", file); code != 0 {
+		t.Fatal(out, errOut)
+	}
+	check("imported agent", "--agent", "imported", "-p", "go")
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+}
+
+// TestTUIAgentSwitchStillAsks: after /agent in the REPL, a command still
+// waits for the person, and "n" keeps it from running.
+func TestTUIAgentSwitchStillAsks(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(attacker("/etc/hostname"))
+	tm := startTermConfig(t, srv, "", "[agents.helper]\ninstructions = \"Help.\"\n")
+	tm.typeText("/agent helper")
+	tm.keys("Enter")
+	tm.typeText("hello")
+	tm.keys("Enter")
+	tm.waitFor("touch pwned-shell", 10*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if m, _ := filepath.Glob(filepath.Join(tm.dir, "pwned-*")); len(m) > 0 {
+		t.Fatalf("ran before approval: %v", m)
+	}
+	tm.typeText("n")
+	tm.waitFor("create pwned-write", 10*time.Second)
+	tm.typeText("n")
+	tm.waitFor("outside the working directory", 10*time.Second)
+	tm.typeText("n")
+	tm.waitFor("done", 10*time.Second)
+	if m, _ := filepath.Glob(filepath.Join(tm.dir, "pwned-*")); len(m) > 0 {
+		t.Fatalf("ran after a no: %v", m)
+	}
+}
