@@ -59,6 +59,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./session
 	$(GO) test -run='^$$' -fuzz='^FuzzLoad$$' -fuzztime=$(FUZZTIME) ./config
 	$(GO) test -run='^$$' -fuzz='^FuzzCommand$$' -fuzztime=$(FUZZTIME) ./tui
+	$(GO) test -run='^$$' -fuzz='^FuzzShellPolicy$$' -fuzztime=$(FUZZTIME) ./tool
 
 clean:
 	rm -rf $(BIN)

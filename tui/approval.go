@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/tool"
@@ -54,10 +55,13 @@ type approvalMsg struct {
 }
 
 // asking is a pending approval; reasoning is true while the person types
-// why they said no.
+// why they said no; top is the first line of the body shown when it is
+// taller than the room it has.
 type asking struct {
 	approvalMsg
 	reasoning bool
+	top       int
+	seenEnd   bool // the person has had the last line of the body on screen
 }
 
 func (m *Model) onApproval(msg approvalMsg) {
@@ -87,19 +91,46 @@ func (m *Model) approvalKey(key string) bool {
 		}
 		return false
 	}
+	body, room := m.approvalBody(), m.approvalRoom()
 	switch key {
-	case "y", "enter":
-		m.answer(tool.Decision{Verdict: tool.Allow}, "")
-	case "a":
-		m.answer(tool.Decision{Verdict: tool.AllowAlways}, fmt.Sprintf("✓ %s allowed for the rest of this session", a.req.Tool))
+	case "up", "k":
+		a.top--
+	case "down", "j":
+		a.top++
+	case "pgup":
+		a.top -= room - 1
+	case "pgdown", "space":
+		a.top += room - 1
+	case "home", "g":
+		a.top = 0
+	case "end", "G":
+		a.top = len(body)
+	case "y", "enter", "a":
+		// Nothing is approved unseen: a first y on a long command shows
+		// its end instead.
+		if len(body) > room && !a.seenEnd {
+			a.top = len(body)
+			m.clampApproval()
+			m.notice = "that is the end of it: press " + key + " again to approve"
+			return true
+		}
+		if key == "a" && len(a.req.Always) > 0 {
+			m.answer(tool.Decision{Verdict: tool.AllowAlways}, "✓ allowed for this session: "+grantList(a.req.Always))
+		} else if key != "a" {
+			m.answer(tool.Decision{Verdict: tool.Allow}, "")
+		}
+		return true
 	case "n":
 		m.answer(tool.Decision{Verdict: tool.Deny, Reason: "the user declined"}, "✗ declined")
+		return true
 	case "t":
 		a.reasoning = true
 		m.input.clear()
+		return true
 	default:
 		return true // other keys do nothing while asking
 	}
+	m.clampApproval()
 	return true
 }
 
@@ -107,46 +138,150 @@ func (m *Model) answer(d tool.Decision, note string) {
 	m.asking.reply <- d
 	m.asking = nil
 	m.live.state = "running"
+	m.notice = ""
 	if note != "" {
-		m.print(m.noticeBlock(m.st.notice, "  "+note))
+		m.print(m.noticeBlock(m.st.notice, "  "+listener.VisibleString(note)))
 	}
 }
 
-// approvalView shows what the tool will do and the choices.
+func grantList(gs []tool.Grant) string {
+	var out []string
+	for _, g := range gs {
+		out = append(out, g.String())
+	}
+	return strings.Join(out, ", ")
+}
+
+// approvalHead is what is always on screen while asking: what the tool
+// wants, the resolved target, why it asks, any warning.
+func (m *Model) approvalHead() []string {
+	r := m.asking.req
+	width := max(m.width, 20)
+	var head []string
+	title := "? " + r.Tool + " wants to: "
+	summary := r.Review.Summary
+	if r.Review.Command != "" {
+		summary = "run this command in " + r.Review.Target
+	}
+	for i, l := range wrapVisible(summary, width-2) {
+		if i == 0 {
+			head = append(head, m.st.warn.Render(title)+l)
+		} else {
+			head = append(head, "  "+l)
+		}
+	}
+	if t := r.Review.Target; t != "" && r.Review.Command == "" && !strings.Contains(summary, t) {
+		for _, l := range wrapVisible("target: "+t, width-2) {
+			head = append(head, "  "+m.st.dim.Render(l))
+		}
+	}
+	if w := r.Review.Warning; w != "" {
+		for _, l := range wrapVisible("⚠ "+w, width-2) {
+			head = append(head, "  "+m.st.warn.Render(l))
+		}
+	}
+	for _, why := range r.Why {
+		for _, l := range wrapVisible("asks because "+why, width-2) {
+			head = append(head, "  "+m.st.hint.Render(l))
+		}
+	}
+	return head
+}
+
+// approvalBody is the whole command or diff, wrapped to the width, every
+// control character and line break made visible. It is never cut.
+func (m *Model) approvalBody() []string {
+	r := m.asking.req
+	width := max(m.width-4, 16)
+	var body []string
+	if c := r.Review.Command; c != "" {
+		lines := strings.Split(c, "\n")
+		for i, line := range lines {
+			if i < len(lines)-1 {
+				line += "↵"
+			}
+			for j, w := range wrapVisible(line, width) {
+				prefix := "  "
+				if j == 0 {
+					prefix = "$ "
+					if i > 0 {
+						prefix = "> "
+					}
+				}
+				body = append(body, m.st.toolName.Render(prefix)+w)
+			}
+		}
+		return body
+	}
+	for _, l := range strings.Split(strings.TrimRight(r.Review.Detail, "\n"), "\n") {
+		if l == "" && r.Review.Detail == "" {
+			continue
+		}
+		style := m.st.dim
+		switch {
+		case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
+			style = m.st.toolOK
+		case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
+			style = m.st.err
+		}
+		for _, w := range wrapVisible(l, width) {
+			body = append(body, "  "+style.Render(w))
+		}
+	}
+	return body
+}
+
+// wrapVisible makes control characters visible and hard-wraps s to width
+// cells; a tab shows as ␉ so nothing can hide behind it.
+func wrapVisible(s string, width int) []string {
+	s = strings.ReplaceAll(listener.VisibleString(s), "\t", "␉")
+	s = strings.ReplaceAll(s, "\n", "↵")
+	return strings.Split(ansi.Hardwrap(s, width, true), "\n")
+}
+
+// approvalRoom is how many body lines fit with the head, the footer, the
+// input and the status bar on screen.
+func (m *Model) approvalRoom() int {
+	fixed := len(m.approvalHead()) + 2 + lineCount(m.input.view(m.width)) + 1
+	if m.height <= 0 {
+		return 24
+	}
+	return max(m.height-fixed-1, 3)
+}
+
+func (m *Model) clampApproval() {
+	a := m.asking
+	body, room := m.approvalBody(), m.approvalRoom()
+	a.top = max(0, min(a.top, len(body)-room))
+	if a.top+room >= len(body) {
+		a.seenEnd = true
+	}
+}
+
+// approvalView shows what the tool will do and the choices; a body taller
+// than the room scrolls, and says where it is.
 func (m *Model) approvalView() string {
 	a := m.asking
 	if a == nil {
 		return ""
 	}
-	var b strings.Builder
-	b.WriteString(m.st.warn.Render("? "+a.req.Tool+" wants to: ") + listener.VisibleString(truncateWidth(a.req.Review.Summary, m.width-20)))
-	if d := a.req.Review.Detail; d != "" && d != a.req.Review.Command {
-		lines := strings.Split(strings.TrimRight(listener.VisibleString(d), "\n"), "\n")
-		const most = 24
-		shown := lines
-		if len(shown) > most {
-			shown = shown[:most]
-		}
-		for _, l := range shown {
-			style := m.st.dim
-			switch {
-			case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
-				style = m.st.toolOK
-			case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
-				style = m.st.err
-			}
-			b.WriteString("\n  " + style.Render(truncateWidth(l, m.width-2)))
-		}
-		if len(lines) > most {
-			b.WriteString("\n  " + m.st.hint.Render(fmt.Sprintf("… %d more lines of the diff", len(lines)-most)))
-		}
-	} else if c := a.req.Review.Command; c != "" {
-		b.WriteString("\n  " + m.st.toolName.Render("$ ") + truncateWidth(listener.VisibleString(c), m.width-4))
+	m.clampApproval()
+	lines := m.approvalHead()
+	body, room := m.approvalBody(), m.approvalRoom()
+	end := min(a.top+room, len(body))
+	lines = append(lines, body[a.top:end]...)
+	if len(body) > room {
+		lines = append(lines, m.st.hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ pgup/pgdn to scroll", a.top+1, end, len(body))))
 	}
-	if a.reasoning {
-		b.WriteString("\n" + m.st.hint.Render("type why, then enter (esc goes back)"))
-	} else {
-		b.WriteString("\n" + m.st.statusHi.Render("[y]es  [a]lways for "+a.req.Tool+"  [n]o  [t]ell it why  · ctrl+c cancels the turn"))
+	switch {
+	case a.reasoning:
+		lines = append(lines, m.st.hint.Render("type why, then enter (esc goes back)"))
+	default:
+		always := ""
+		if len(a.req.Always) > 0 {
+			always = "  [a]lways: " + grantList(a.req.Always)
+		}
+		lines = append(lines, m.st.statusHi.Render(truncateWidth("[y]es"+always+"  [n]o  [t]ell it why  · ctrl+c cancels the turn", m.width)))
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
