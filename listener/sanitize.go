@@ -1,6 +1,41 @@
 package listener
 
-import "unicode/utf8"
+import (
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+)
+
+// isBidi reports the invisible characters that reorder text (Trojan
+// Source): shown, they make a command read differently from what runs.
+func isBidi(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// SafeWriter passes everything written through a visible Sanitizer: the
+// one path by which diagnostics and listings reach a terminal, so no
+// server, file or model can put a live escape sequence on it. Safe for
+// concurrent use.
+type SafeWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	z  Sanitizer
+}
+
+// NewSafeWriter wraps w.
+func NewSafeWriter(w io.Writer) *SafeWriter { return &SafeWriter{w: w, z: Sanitizer{Visible: true}} }
+
+// Write implements io.Writer; it reports all of p written when the
+// sanitized text was.
+func (s *SafeWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := io.WriteString(s.w, s.z.Clean(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
 
 // Sanitizer strips terminal control sequences from text a model or a tool
 // produced, so that output can never move the cursor, set the title, write
@@ -82,8 +117,8 @@ func (z *Sanitizer) Clean(s string) string {
 				z.state = sanCSI
 			case r == 0x90 || r == 0x9d || r == 0x9e || r == 0x9f || r == 0x98: // DCS OSC PM APC SOS
 				z.state = sanString
-			case r >= 0x80 && r < 0xa0, r == utf8.RuneError && n == 1:
-				// C1 controls and invalid bytes are dropped.
+			case r >= 0x80 && r < 0xa0, r == utf8.RuneError && n == 1, isBidi(r):
+				// C1 controls, invalid bytes and bidi overrides are dropped.
 			default:
 				out = append(out, in[i-n:i]...)
 			}
@@ -162,6 +197,8 @@ func (z *Sanitizer) visible(in, out []byte) string {
 		switch {
 		case r >= 0x80 && r < 0xa0, r == utf8.RuneError && n == 1:
 			out = utf8.AppendRune(out, 0xfffd)
+		case isBidi(r):
+			out = fmt.Appendf(out, "[U+%04X]", r)
 		default:
 			out = append(out, in[i-n:i]...)
 		}

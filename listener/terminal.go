@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Terminal writes a turn as plain text: the answer streams to Out, and
@@ -75,7 +76,7 @@ func (t *Terminal) OnEvent(e Event) {
 		}
 	case ToolCall:
 		t.endAnswerLine()
-		fmt.Fprintf(s.diag, "%s→ %s %s\n", t.indent, e.Name, oneLine(String(e.Arguments), 200))
+		fmt.Fprintf(s.diag, "%s→ %s %s\n", t.indent, oneLine(String(e.Name), 80), oneLine(String(e.Arguments), 200))
 	case ToolOutput:
 		if s.showThinking { // -v: a command's output as it runs
 			fmt.Fprint(s.diag, String(e.Text))
@@ -94,7 +95,7 @@ func (t *Terminal) OnEvent(e Event) {
 			fmt.Fprintf(s.diag, "warning: the conversation fills %d%% of the model's context window\n", (e.Prompt+e.Completion)*100/s.contextCap)
 		}
 	case Retry:
-		fmt.Fprintf(s.diag, "%s… retrying in %s (attempt %d): %s\n", t.indent, e.Wait.Round(100e6), e.Attempt, oneLine(e.Err.Error(), 300))
+		fmt.Fprintf(s.diag, "%s… retrying in %s (attempt %d): %s\n", t.indent, e.Wait.Round(100e6), e.Attempt, oneLine(String(e.Err.Error()), 300))
 	case FallbackNotice:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s! %s\n", t.indent, e.Reason)
@@ -144,6 +145,9 @@ func (t *Terminal) endAnswerLine() {
 func oneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > max {
+		for max > 0 && !utf8.RuneStart(s[max]) {
+			max--
+		}
 		return s[:max] + "…"
 	}
 	return s

@@ -371,6 +371,15 @@ func readInfo(path string) (Info, error) {
 	return info, nil
 }
 
+// ShortID is the form of an id that lists show and that --resume takes:
+// the first 13 characters (time-ordered ids share their first 8).
+func ShortID(id string) string {
+	if r := []rune(id); len(r) > 13 {
+		return string(r[:13])
+	}
+	return id
+}
+
 // Title is a session's short title, from its first user message.
 func Title(text string) string {
 	t := strings.Join(strings.Fields(text), " ")
@@ -383,6 +392,9 @@ func Title(text string) string {
 // Find returns the session whose id is id or starts with it; an ambiguous
 // prefix is an error that lists the candidates.
 func (st Store) Find(prefix string) (Info, error) {
+	if strings.TrimSpace(prefix) == "" {
+		return Info{}, errors.New("no session id given; chat sessions list shows them")
+	}
 	all, err := st.List()
 	if err != nil {
 		return Info{}, err

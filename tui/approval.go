@@ -158,7 +158,7 @@ func (m *Model) approvalHead() []string {
 	r := m.asking.req
 	width := max(m.width, 20)
 	var head []string
-	title := "? " + r.Tool + " wants to: "
+	title := "? " + truncateWidth(visibleLine(r.Tool), 40) + " wants to: "
 	summary := r.Review.Summary
 	if r.Review.Command != "" {
 		summary = "run this command in " + r.Review.Target

@@ -35,6 +35,7 @@ func (m *Model) userBlock(text string, midLoop bool) string {
 }
 
 func (m *Model) toolCallLine(name, args string) string {
+	name = visibleLine(name)
 	return m.st.toolName.Render("⏺ "+name) + " " + m.st.toolArgs.Render(compactArgs(args, max(m.width-len(name)-4, 20)))
 }
 
@@ -116,4 +117,10 @@ func wrap(s string, width int) string {
 		return s
 	}
 	return ansi.Wrap(s, width, "")
+}
+
+// visibleLine is s with control characters shown and line breaks as ↵:
+// for names and other one-line fields a server supplies.
+func visibleLine(s string) string {
+	return strings.ReplaceAll(listener.VisibleString(s), "\n", "↵")
 }

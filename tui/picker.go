@@ -78,7 +78,7 @@ func (m *Model) pickerView() string {
 	b.WriteString(m.st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
 	for i := start; i < end; i++ {
 		s := p.items[i]
-		row := fmt.Sprintf("%s  %-9s %4d msgs  %s", s.ID[:13], Ago(m.now().Sub(s.Updated)), s.Messages, listener.VisibleString(s.Title))
+		row := fmt.Sprintf("%s  %-9s %4d msgs  %s", visibleLine(session.ShortID(s.ID)), Ago(m.now().Sub(s.Updated)), s.Messages, listener.VisibleString(s.Title))
 		row = truncateWidth(row, m.width-2)
 		if i == p.sel {
 			b.WriteString("\n" + m.st.user.Render("▸ "+row))

@@ -105,7 +105,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.ToolCall:
 		m.steps++
 		m.print(m.toolCallLine(e.Name, e.Arguments))
-		m.live.state = "running " + e.Name
+		m.live.state = "running " + truncateWidth(visibleLine(e.Name), 40)
 	case listener.ToolOutput:
 		m.toolOut = lastLines(m.toolOut+listener.VisibleString(e.Text), 4, 8<<10)
 	case listener.ToolResult:

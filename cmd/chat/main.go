@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/chatrepl/chat/listener"
 )
 
 // exitError carries a process exit code up to main.
@@ -29,10 +31,10 @@ func main() {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "chat:", ee.err)
+			fmt.Fprintln(os.Stderr, "chat:", listener.VisibleString(ee.err.Error()))
 		}
 		os.Exit(ee.code)
 	}
-	fmt.Fprintln(os.Stderr, "chat:", err)
+	fmt.Fprintln(os.Stderr, "chat:", listener.VisibleString(err.Error()))
 	os.Exit(1)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
 	"github.com/chatrepl/chat/tui"
 )
@@ -69,7 +70,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		return &exitError{code: 1, err: err}
 	}
 	if id := host.id(); id != "" && a.Session().Len() > 1 {
-		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", id[:13])
+		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", session.ShortID(id))
 	}
 	return nil
 }

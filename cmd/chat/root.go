@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/listener"
 )
 
 // deps is what commands take from the outside world, so tests can swap it.
@@ -30,7 +31,7 @@ type deps struct {
 
 func defaultDeps() deps {
 	return deps{
-		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		stdin: os.Stdin, stdout: ttySafe(os.Stdout), stderr: ttySafe(os.Stderr),
 		getenv:     os.Getenv,
 		stdinIsTTY: func() bool { return term.IsTerminal(int(os.Stdin.Fd())) },
 		stdinHasData: func() bool {
@@ -45,6 +46,17 @@ func defaultDeps() deps {
 		},
 		workdir: os.Getwd,
 	}
+}
+
+// ttySafe is f, through a sanitizing writer when it is a terminal: what
+// the commands print there (listings, notices, errors, an answer) can
+// never carry a live escape sequence from a server, a model or a file.
+// The REPL draws on the terminal itself and sanitizes what it shows.
+func ttySafe(f *os.File) io.Writer {
+	if term.IsTerminal(int(f.Fd())) {
+		return listener.NewSafeWriter(f)
+	}
+	return f
 }
 
 // rootOptions are the flags of `chat`.

@@ -189,7 +189,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tUPDATED\tMSGS\tDIRECTORY\tTITLE")
 			for _, s := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID[:13], tui.Ago(time.Since(s.Updated)), s.Messages, s.Dir, s.Title)
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", session.ShortID(s.ID), tui.Ago(time.Since(s.Updated)), s.Messages, s.Dir, s.Title)
 			}
 			return tw.Flush()
 		},
