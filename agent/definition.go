@@ -89,8 +89,8 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	if w.SchemaVersion != DefinitionSchemaVersion {
 		return fmt.Errorf("%w %d (this chat reads %d); use a newer chat", ErrUnknownSchemaVersion, w.SchemaVersion, DefinitionSchemaVersion)
 	}
-	if w.Identifier == "" {
-		return errors.New("agent definition without an identifier")
+	if err := CheckIdentifier(w.Identifier); err != nil {
+		return err
 	}
 	max, err := StepsFromWire(w.MaxSteps)
 	if err != nil {
@@ -103,6 +103,24 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	}
 	if len(d.StructuredOutput) > 0 && !json.Valid(d.StructuredOutput) {
 		return fmt.Errorf("agent definition %s: structured_output is not JSON", w.Identifier)
+	}
+	return nil
+}
+
+// CheckIdentifier refuses an identifier that could not be a file name in
+// the agents folder (a path, "..", control characters): it names a file
+// when an agent is imported.
+func CheckIdentifier(id string) error {
+	if id == "" {
+		return errors.New("agent definition without an identifier")
+	}
+	if len(id) > 64 || id == "." || id == ".." || strings.HasPrefix(id, ".") {
+		return fmt.Errorf("agent identifier %q: use 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'", id)
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			return fmt.Errorf("agent identifier %q: use 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'", id)
+		}
 	}
 	return nil
 }

@@ -59,10 +59,36 @@ func DefaultDir(getenv func(string) string) string {
 
 func (st Store) path(id string) string { return filepath.Join(st.Dir, id+".jsonl") }
 
+// ensureDir makes the store's directory, or makes an existing one
+// private: a directory others can write to could have a session swapped
+// under us. One that belongs to someone else is refused.
+func (st Store) ensureDir() error {
+	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
+		return fmt.Errorf("session store: %w", err)
+	}
+	fi, err := os.Lstat(st.Dir)
+	if err != nil {
+		return fmt.Errorf("session store: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("session store %s is not a directory", st.Dir)
+	}
+	if fi.Mode().Perm()&0o022 == 0 {
+		return nil
+	}
+	if owner, ok := ownerOf(fi); ok && owner != os.Getuid() {
+		return fmt.Errorf("session store %s can be written by others and belongs to another user; refusing to use it", st.Dir)
+	}
+	if err := os.Chmod(st.Dir, 0o700); err != nil {
+		return fmt.Errorf("session store %s can be written by others and its mode cannot be fixed: %w", st.Dir, err)
+	}
+	return nil
+}
+
 // Create starts a new session file and returns its writer.
 func (st Store) Create(h Header) (*Writer, error) {
-	if err := os.MkdirAll(st.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("session store: %w", err)
+	if err := st.ensureDir(); err != nil {
+		return nil, err
 	}
 	h.Type, h.SchemaVersion = "header", SchemaVersion
 	if h.ID == "" {
@@ -78,11 +104,41 @@ func (st Store) Create(h Header) (*Writer, error) {
 	return w, nil
 }
 
-// Continue opens the file of a loaded session for appending.
-func (st Store) Continue(l Loaded) *Writer {
-	// The history may differ from the file (pruned, torn line dropped):
-	// count -1 makes the first Sync rewrite it once.
-	return &Writer{path: l.Path, header: l.Header, count: -1}
+// Continue opens the file of a loaded session for appending. The history
+// may differ from the file (pruned, a line that could not be read): the
+// first Sync rewrites it, so when lines were skipped the original is first
+// copied aside, and backup names the copy.
+func (st Store) Continue(l Loaded) (w *Writer, backup string, err error) {
+	if err := st.ensureDir(); err != nil {
+		return nil, "", err
+	}
+	if len(l.Warnings) > 0 {
+		backup = fmt.Sprintf("%s.damaged-%s", l.Path, time.Now().UTC().Format("20060102T150405.000"))
+		if err := copyFile(l.Path, backup); err != nil {
+			return nil, "", fmt.Errorf("session %s has lines chat cannot read, and keeping a copy of it failed: %w", l.Path, err)
+		}
+	}
+	return &Writer{path: l.Path, header: l.Header, count: -1}, backup, nil
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // Writer appends one session's messages to its file.

@@ -226,3 +226,64 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestContinueKeepsDamagedLines: continuing a session with lines that do
+// not parse keeps the original, byte for byte, before rewriting it.
+func TestContinueKeepsDamagedLines(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	w, err := st.Create(Header{Dir: "/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	w.Attach(s)
+	s.AppendInput(User("first"))
+	s.Append(Assistant("answer"))
+	data, _ := os.ReadFile(w.Path())
+	damaged := strings.Replace(string(data), `"role":"assistant"`, `"role":"assistan\u0074x"`, 1) + `{"type":"message","id":"m9","role":"user","content":"fl` + "\x00" + `pped"}` + "\n"
+	os.WriteFile(w.Path(), []byte(damaged), 0o600)
+	l, err := Load(w.Path())
+	if err != nil || len(l.Warnings) == 0 {
+		t.Fatal(err, l.Warnings)
+	}
+	w2, backup, err := st.Continue(l)
+	if err != nil || backup == "" {
+		t.Fatal(err, backup)
+	}
+	if err := w2.Sync(New(l.Messages...)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(backup); string(b) != damaged {
+		t.Fatalf("the backup differs from the original:\n%s", b)
+	}
+	if fi, _ := os.Stat(backup); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("backup mode %v", fi.Mode().Perm())
+	}
+	// A clean file needs no backup.
+	clean, _ := Load(w2.Path())
+	if _, backup, _ := st.Continue(clean); backup != "" || len(clean.Warnings) != 0 {
+		t.Fatal("a backup of a clean file", clean.Warnings)
+	}
+}
+
+// TestStoreDirMustBePrivate: a sessions directory others can write to is
+// made private before use.
+func TestStoreDirMustBePrivate(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	os.MkdirAll(st.Dir, 0o755)
+	os.Chmod(st.Dir, 0o777)
+	if _, err := st.Create(Header{}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(st.Dir); fi.Mode().Perm() != 0o700 {
+		t.Fatalf("mode %v", fi.Mode().Perm())
+	}
+	if _, err := st.Find(""); err == nil {
+		t.Fatal("an empty id found a session")
+	}
+	if got := ShortID("abc"); got != "abc" {
+		t.Fatal(got)
+	}
+}

@@ -83,7 +83,14 @@ func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded,
 	s := session.New(l.Messages...)
 	s.Prune()
 	if !h.noSave {
-		h.setWriter(h.store.Continue(l), s)
+		w, backup, err := h.store.Continue(l)
+		if err != nil {
+			return nil, l, err
+		}
+		if backup != "" {
+			fmt.Fprintf(h.d.stderr, "warning: the session file had lines chat cannot read; the original is kept at %s\n", backup)
+		}
+		h.setWriter(w, s)
 	}
 	return s, l, nil
 }

@@ -128,3 +128,57 @@ func TestTUIAgentSwitchStillAsks(t *testing.T) {
 		t.Fatalf("ran after a no: %v", m)
 	}
 }
+
+// TestNothingOnDiskIsLost: --continue on a damaged session keeps the
+// original aside and says where; a short session id lists without a
+// panic; an empty id removes nothing; an imported agent cannot name a
+// file outside the agents folder.
+func TestNothingOnDiskIsLost(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	srv := oaitest.New(t, oaitest.Answer{Text: "one"}, oaitest.Answer{Text: "two"})
+	run1 := func(args ...string) (string, string, int) {
+		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	}
+	if _, errOut, code := run1("-p", "first"); code != 0 {
+		t.Fatal(errOut)
+	}
+	sessions := filepath.Join(home, ".local", "share", "chat", "sessions")
+	files, _ := filepath.Glob(filepath.Join(sessions, "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatal(files)
+	}
+	b, _ := os.ReadFile(files[0])
+	damaged := string(b) + `{"type":"message","id":"x1","role":"wizard","content":"typed by hand, keep me"}` + "\n"
+	_ = os.WriteFile(files[0], []byte(damaged), 0o600)
+	_, errOut, code := run1("--continue", "-p", "second")
+	if code != 0 || !strings.Contains(errOut, "the original is kept at") {
+		t.Fatal(code, errOut)
+	}
+	backups, _ := filepath.Glob(files[0] + ".damaged-*")
+	if len(backups) != 1 {
+		t.Fatal(backups)
+	}
+	if kept, _ := os.ReadFile(backups[0]); string(kept) != damaged {
+		t.Fatal("the backup is not the original")
+	}
+	// A session file with a short id.
+	_ = os.WriteFile(filepath.Join(sessions, "abc.jsonl"), []byte(`{"type":"header","schema_version":1,"id":"abc","created":"2026-11-22T00:00:00Z","cwd":"/x"}`+"\n"), 0o600)
+	if out, errOut, code := run1("sessions", "list"); code != 0 || !strings.Contains(out, "abc") {
+		t.Fatal(code, out, errOut)
+	}
+	if _, errOut, code := run1("sessions", "rm", ""); code == 0 || !strings.Contains(errOut, "no session id") {
+		t.Fatal(code, errOut)
+	}
+	if left, _ := filepath.Glob(filepath.Join(sessions, "*.jsonl")); len(left) != 2 {
+		t.Fatalf("sessions left: %v", left)
+	}
+	evil := filepath.Join(t.TempDir(), "evil.json")
+	_ = os.WriteFile(evil, []byte(`{"schema_version":1,"identifier":"../../../escaped","tools":[]}`), 0o600)
+	if _, errOut, code := run1("agents", "import", evil); code == 0 || !strings.Contains(errOut, "agent identifier") {
+		t.Fatal(code, errOut)
+	}
+	if found, _ := filepath.Glob(filepath.Join(home, "escaped*")); len(found) > 0 {
+		t.Fatal(found)
+	}
+}
