@@ -47,6 +47,11 @@ type Config struct {
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
 	ContextWindow int `toml:"context_window"`
+	// HeaderTimeout bounds the wait for a server to begin answering, and
+	// IdleTimeout the silence within a streamed answer ("90s", "10m");
+	// zero means the defaults (5m each).
+	HeaderTimeout time.Duration `toml:"header_timeout"`
+	IdleTimeout   time.Duration `toml:"idle_timeout"`
 
 	// Where each value came from, for `chat config show`.
 	Sources map[string]string `toml:"-"`
@@ -187,8 +192,14 @@ func (c *Config) Resolve(ctx context.Context) error {
 		c.APIKey = key
 		c.Sources["api_key"] = "api_key_cmd"
 	}
+	return c.ResolveEndpoint()
+}
+
+// ResolveEndpoint decides the endpoint as Resolve does, without running
+// api_key_cmd (a key command counts as a key): for showing settings.
+func (c *Config) ResolveEndpoint() error {
 	if c.BaseURL == "" {
-		if c.APIKey == "" {
+		if c.APIKey == "" && c.APIKeyCmd == "" {
 			return ErrNotConfigured
 		}
 		c.BaseURL = OpenAIBaseURL
@@ -196,7 +207,7 @@ func (c *Config) Resolve(ctx context.Context) error {
 	}
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("base URL %q is not an http(s) URL, e.g. http://localhost:8080/v1", c.BaseURL)
+		return fmt.Errorf("the base URL is not an http(s) URL, e.g. http://localhost:8080/v1")
 	}
 	if c.Model == "" && strings.HasPrefix(c.BaseURL, OpenAIBaseURL) {
 		c.Model = "gpt-4o-mini"

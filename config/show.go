@@ -59,6 +59,8 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # max_steps = 16                             # tool calls per turn; 0 = unlimited
 # system = "You are a concise assistant."
 # temperature = 0.2
+# header_timeout = "5m"                      # wait for a server to begin answering
+# idle_timeout = "5m"                        # silence allowed inside a streamed answer
 `
 
 // Init writes Template to path unless a file is already there.

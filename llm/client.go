@@ -28,7 +28,21 @@ type Config struct {
 	// MaxRetryAfter caps how long a server may ask us to wait (default 60s);
 	// a longer Retry-After ends the turn with the wait in the message.
 	MaxRetryAfter time.Duration
+	// HeaderTimeout bounds the wait for an answer to begin (default 5m;
+	// only for the client New makes). IdleTimeout bounds the silence in a
+	// streamed answer (default 5m; keep-alive comments count as data).
+	HeaderTimeout, IdleTimeout time.Duration
+	// MaxAnswerBytes bounds what one answer may hold: text, reasoning and
+	// tool-call arguments together (default 16 MiB).
+	MaxAnswerBytes int
 }
+
+// Defaults of the bounds above.
+const (
+	DefaultHeaderTimeout  = 5 * time.Minute
+	DefaultIdleTimeout    = 5 * time.Minute
+	DefaultMaxAnswerBytes = 16 << 20
+)
 
 // Client sends requests to one OpenAI-compatible endpoint.
 type Client struct {
@@ -49,28 +63,41 @@ func New(cfg Config) *Client {
 	if cfg.MaxRetryAfter == 0 {
 		cfg.MaxRetryAfter = time.Minute
 	}
+	if cfg.HeaderTimeout <= 0 {
+		cfg.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxAnswerBytes <= 0 {
+		cfg.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.ResponseHeaderTimeout = cfg.HeaderTimeout
+		hc = &http.Client{Transport: tr}
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	oc.HTTPClient = &doer{hc}
+	oc.HTTPClient = &doer{hc: hc, idle: cfg.IdleTimeout, url: Redact(cfg.BaseURL)}
 	// Keep-alive comments (": PROCESSING") count as empty messages in
 	// go-openai; some servers send hundreds before the first token.
 	oc.EmptyMessagesLimit = 100000
-	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: redact(cfg.BaseURL) + "/chat/completions"}
+	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: Redact(cfg.BaseURL) + "/chat/completions"}
 }
 
-// redact drops user:password@ and the query from a URL shown to a person:
+// Redact drops user:password@ and the query from a URL shown to a person:
 // some gateways carry a key there.
-func redact(raw string) string {
+func Redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "the configured base URL"
 	}
 	u.User = nil
-	u.RawQuery = ""
+	if u.RawQuery != "" {
+		u.RawQuery = "…"
+	}
 	return u.String()
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -18,6 +19,10 @@ var (
 	ErrStreamCut = errors.New("the stream ended before the model finished its answer")
 	// ErrMalformed is a stream frame that is not the JSON it should be.
 	ErrMalformed = errors.New("the server sent a malformed stream frame")
+	// ErrIdle is a stream that went silent for longer than the idle timeout.
+	ErrIdle = errors.New("the server stopped sending in the middle of an answer")
+	// ErrAnswerTooLarge is an answer past the size one answer may have.
+	ErrAnswerTooLarge = errors.New("the answer is larger than chat accepts")
 )
 
 // APIError is an HTTP error answer from the server, or an error the server
@@ -87,7 +92,13 @@ type ConnError struct {
 }
 
 func (e *ConnError) Error() string {
-	return fmt.Sprintf("cannot reach %s: %v (is the server running? check --base-url or OPENAI_BASE_URL)", e.URL, e.Err)
+	reason := e.Err
+	// url.Error repeats the request's URL, user info and query included.
+	var ue *url.Error
+	if errors.As(reason, &ue) {
+		reason = ue.Err
+	}
+	return fmt.Sprintf("cannot reach %s: %v (is the server running? check --base-url or OPENAI_BASE_URL)", e.URL, reason)
 }
 
 func (e *ConnError) Unwrap() error { return e.Err }
@@ -96,6 +107,12 @@ func (e *ConnError) Unwrap() error { return e.Err }
 // error the body the doer kept is read by bodyError, which knows more
 // shapes than go-openai (and keeps OpenRouter's upstream message).
 func classify(err error, url string, x *exchange) error {
+	if x.idleFired.Load() {
+		return fmt.Errorf("%w (from %s); chat closed the stream (idle_timeout in the config sets how long)", ErrIdle, url)
+	}
+	if errors.Is(err, ErrNotOpenAI) || errors.Is(err, ErrAnswerTooLarge) {
+		return err
+	}
 	var api *openai.APIError
 	var req *openai.RequestError
 	status := 0
@@ -124,6 +141,9 @@ func classify(err error, url string, x *exchange) error {
 	}
 	var nerr net.Error
 	var oerr *net.OpError
+	if errors.As(err, &nerr) && nerr.Timeout() && strings.Contains(err.Error(), "awaiting response headers") {
+		return fmt.Errorf("%s accepted the request but did not begin an answer in time (header_timeout in the config sets how long); is the server overloaded?", url)
+	}
 	if errors.As(err, &oerr) || errors.As(err, &nerr) {
 		return &ConnError{URL: url, Err: err}
 	}

@@ -3,10 +3,15 @@ package llm
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 )
+
+// maxSSELine bounds one line of an event stream: go-openai holds a whole
+// line in memory.
+const maxSSELine = 8 << 20
 
 // sseNormalizer rewrites an event stream, line by line, into the subset
 // go-openai's reader takes well: only `data:` lines and blank separators.
@@ -23,6 +28,7 @@ type sseNormalizer struct {
 	body    io.Closer
 	pending []byte
 	partial bool // inside a line longer than the buffer: pass it through
+	lineLen int  // bytes of the current line so far
 	err     error
 	// sawDone is set at `data: [DONE]`, which go-openai reports as a plain
 	// EOF: with it, a stream without a finish_reason still ended properly.
@@ -45,6 +51,12 @@ func (n *sseNormalizer) Read(p []byte) (int, error) {
 		n.err = err
 		if err == bufio.ErrBufferFull {
 			n.err = nil
+			if n.lineLen += len(line); n.lineLen > maxSSELine {
+				n.err = fmt.Errorf("%w: one line of the stream passed %d MiB", ErrAnswerTooLarge, maxSSELine>>20)
+				return 0, n.err
+			}
+		} else {
+			n.lineLen = 0
 		}
 		n.pending = n.rewrite(line, err == bufio.ErrBufferFull)
 	}

@@ -128,8 +128,12 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		calls           Assembler
 		finished        bool
 	)
+	size := 0
 	emit := func(ch Chunk) error {
 		started = true
+		if size += len(ch.Text) + len(ch.ToolCall.Arguments); size > c.cfg.MaxAnswerBytes {
+			return fmt.Errorf("%w: %s sent more than %d MiB in one answer; chat stopped reading it", ErrAnswerTooLarge, c.url, c.cfg.MaxAnswerBytes>>20)
+		}
 		if h.Chunk == nil {
 			return nil
 		}

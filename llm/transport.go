@@ -3,11 +3,46 @@ package llm
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 )
+
+// ErrNotOpenAI is a server that answers, but not as an OpenAI-compatible
+// endpoint does.
+var ErrNotOpenAI = errors.New("not an OpenAI-compatible endpoint")
+
+// idleBody closes a streamed body that sends nothing for too long, so a
+// server that stops mid-answer cannot hang a turn.
+type idleBody struct {
+	body  io.ReadCloser
+	timer *time.Timer
+	d     time.Duration
+}
+
+func newIdleBody(body io.ReadCloser, d time.Duration, x *exchange) *idleBody {
+	return &idleBody{body: body, d: d, timer: time.AfterFunc(d, func() {
+		x.idleFired.Store(true)
+		body.Close()
+	})}
+}
+
+func (b *idleBody) Read(p []byte) (int, error) {
+	n, err := b.body.Read(p)
+	if n > 0 {
+		b.timer.Reset(b.d)
+	}
+	return n, err
+}
+
+func (b *idleBody) Close() error {
+	b.timer.Stop()
+	return b.body.Close()
+}
 
 // maxJSONBody bounds a whole (non-streamed) answer we keep a copy of.
 const maxJSONBody = 32 << 20
@@ -17,11 +52,16 @@ const maxJSONBody = 32 << 20
 // request's context carries what go-openai's types drop: the Retry-After
 // of an error answer, and the raw body of an error or a whole JSON answer
 // (so fields go-openai does not know, like `reasoning`, still arrive).
-type doer struct{ hc *http.Client }
+type doer struct {
+	hc   *http.Client
+	idle time.Duration
+	url  string // the base URL, redacted, for messages
+}
 
 type exchangeKey struct{}
 
 type exchange struct {
+	idleFired  atomic.Bool // the stream went silent for longer than the idle timeout
 	retryAfter time.Duration
 	body       []byte // a JSON answer or an error body, as received
 	sawDone    bool   // the stream ended with data: [DONE]
@@ -41,7 +81,14 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	if !ok {
 		x = &exchange{}
 	}
+	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: %s answered with an HTML page; check the base URL (it usually ends in /v1)", ErrNotOpenAI, d.url)
+	}
 	normalizeStream(resp, &x.sawDone)
+	if d.idle > 0 && resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = newIdleBody(resp.Body, d.idle, x)
+	}
 	switch {
 	case resp.StatusCode >= 400:
 		x.retryAfter = parseRetryAfter(resp.Header, time.Now())

@@ -3,10 +3,12 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -33,6 +35,10 @@ func Attach(path string) (FilePart, error) {
 	if st.IsDir() {
 		return FilePart{}, fmt.Errorf("attach %s: it is a directory", path)
 	}
+	// A FIFO would block and a device (/dev/zero) never end.
+	if !st.Mode().IsRegular() {
+		return FilePart{}, fmt.Errorf("attach %s: not a regular file (%s); only files can be attached", path, st.Mode().Type())
+	}
 	ext := strings.ToLower(filepath.Ext(path))
 	limit := int64(MaxTextBytes)
 	if _, img := imageTypes[ext]; img {
@@ -41,9 +47,21 @@ func Attach(path string) (FilePart, error) {
 	if st.Size() > limit {
 		return FilePart{}, fmt.Errorf("attach %s: %s is over the %s limit for this kind of file", path, size(st.Size()), size(limit))
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return FilePart{}, fmt.Errorf("attach %s: %w", path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return FilePart{}, fmt.Errorf("attach %s: it changed into something that is not a regular file", path)
+	}
+	// Read at most the limit, whatever the size said: the file may grow.
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return FilePart{}, fmt.Errorf("attach %s: %w", path, err)
+	}
+	if int64(len(data)) > limit {
+		return FilePart{}, fmt.Errorf("attach %s: over the %s limit for this kind of file", path, size(limit))
 	}
 	sniffed := http.DetectContentType(data)
 	name := filepath.Base(path)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -43,6 +44,21 @@ func TestAttach(t *testing.T) {
 		}
 		if err != nil || f.MediaType != tt.mediaType || f.Filename != tt.name {
 			t.Errorf("%s: %+v %v", tt.name, f, err)
+		}
+	}
+}
+
+// TestAttachRefusesSpecialFiles: /dev/zero and a FIFO are refused before
+// anything is read (the FIFO would block, /dev/zero never ends).
+func TestAttachRefusesSpecialFiles(t *testing.T) {
+	t.Parallel()
+	fifo := filepath.Join(t.TempDir(), "pipe.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/dev/zero", fifo} {
+		if _, err := Attach(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: %v", p, err)
 		}
 	}
 }

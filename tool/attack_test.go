@@ -262,3 +262,23 @@ func TestFetchIsGated(t *testing.T) {
 		t.Fatalf("pinned: %q %v", out, err)
 	}
 }
+
+// TestShellDoesNotWaitForBackgroundChildren: a command that leaves a
+// child running returns when bash is done, and the child lives on.
+func TestShellDoesNotWaitForBackgroundChildren(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	set := NewSet(Builtins(Workspace{Root: dir})...)
+	set.Policy = &Policy{AllowAll: true}
+	r := call(set, "run_shell", map[string]any{"command": "sleep 30 & echo $! > child.pid; echo started"})
+	if r.Err != nil || !strings.Contains(r.Content, "started") || !strings.Contains(r.Content, "[exit status 0]") {
+		t.Fatal(r.Content)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "child.pid"))
+	var pid int
+	fmt.Sscan(string(b), &pid)
+	if pid == 0 || syscall.Kill(pid, 0) != nil {
+		t.Fatalf("the child %d is not running: run_shell waited for it", pid)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+}

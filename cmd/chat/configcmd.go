@@ -23,9 +23,12 @@ func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
 				if err != nil {
 					return &exitError{code: 1, err: err}
 				}
-				if err := cfg.Resolve(cmd.Context()); err != nil {
+				// api_key_cmd is not run just to show settings; a key or
+				// password in the base URL is not shown.
+				if err := cfg.ResolveEndpoint(); err != nil {
 					fmt.Fprintf(d.stderr, "note: %v\n\n", err)
 				}
+				cfg.BaseURL = llm.Redact(cfg.BaseURL)
 				cfg.Show(d.stdout)
 				return nil
 			},
@@ -56,7 +59,7 @@ func newModelsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err := resolveEndpoint(cmd.Context(), d, &cfg); err != nil {
 				return &exitError{code: 1, err: err}
 			}
-			models, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey}).Models(cmd.Context())
+			models, err := client(cfg, "").Models(cmd.Context())
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}

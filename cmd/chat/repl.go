@@ -12,7 +12,6 @@ import (
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
-	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
 	"github.com/chatrepl/chat/tui"
@@ -37,11 +36,11 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
-	client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: a.Model()})
+	models := client(cfg, a.Model()).Models
 	err = tui.Run(ctx, tui.Options{
 		Agent:       a,
 		Interloper:  interloper,
-		Models:      client.Models,
+		Models:      models,
 		HistoryPath: historyPath(d.getenv),
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",

@@ -20,11 +20,21 @@ const defaultSystem = `You are a helpful assistant working in a terminal, in the
 When a question is about files or code here, use the tools to look before answering; do not guess.
 Answer concisely, in Markdown.`
 
+// client is the one way cmd/chat builds a model client: every setting of
+// cfg that concerns the connection, for model (empty: cfg's).
+func client(cfg config.Config, model string) *llm.Client {
+	if model == "" {
+		model = cfg.Model
+	}
+	return llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: model,
+		HeaderTimeout: cfg.HeaderTimeout, IdleTimeout: cfg.IdleTimeout})
+}
+
 // newAgent wires an agent from a resolved config.
 func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, tools *tool.Set, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
-	client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
+	llmc := client(cfg, "")
 	if cfg.Model == "" {
-		models, err := client.Models(ctx)
+		models, err := llmc.Models(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("no model is set (--model or CHAT_MODEL), and listing the server's models failed: %w", err)
 		}
@@ -35,14 +45,14 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		if len(models) > 1 {
 			fmt.Fprintf(d.stderr, "using model %s, the first of %d the server offers; choose with --model\n", cfg.Model, len(models))
 		}
-		client = llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model})
+		llmc = client(cfg, "")
 	}
 	system := cfg.System
 	if system == "" {
 		system = defaultSystem
 	}
 	return agent.New(agent.Options{
-		Client:      client,
+		Client:      llmc,
 		Session:     s,
 		System:      system,
 		Tools:       tools,
@@ -94,8 +104,7 @@ func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe
 		a.SetContextWindow(cfg.ContextWindow)
 	case probe:
 		go func() {
-			client := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: a.Model()})
-			if n, _ := client.ContextWindow(ctx, a.Model()); n > 0 {
+			if n, _ := client(cfg, a.Model()).ContextWindow(ctx, a.Model()); n > 0 {
 				a.SetContextWindow(n)
 			}
 		}()

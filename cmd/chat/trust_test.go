@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -180,5 +181,42 @@ func TestNothingOnDiskIsLost(t *testing.T) {
 	}
 	if found, _ := filepath.Glob(filepath.Join(home, "escaped*")); len(found) > 0 {
 		t.Fatal(found)
+	}
+}
+
+// TestBoundsAndSecrets: a server that never answers ends the run with a
+// message naming the setting; config show neither runs api_key_cmd nor
+// prints the base URL's user info or query.
+func TestBoundsAndSecrets(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	hang := oaitest.New(t, oaitest.Func(func(w http.ResponseWriter, r *http.Request, _ oaitest.Request) bool {
+		<-r.Context().Done()
+		return true
+	}))
+	cfgDir := filepath.Join(home, ".config", "chat")
+	_ = os.MkdirAll(cfgDir, 0o700)
+	marker := filepath.Join(dir, "key-cmd-ran")
+	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(fmt.Sprintf(`
+header_timeout = "300ms"
+api_key_cmd = "touch %s; echo sk-from-cmd"
+`, marker)), 0o600)
+	start := time.Now()
+	_, errOut, code := run(t, inHome(t, command(t, hang, "-p", "hello"), home, dir))
+	if code != 1 || !strings.Contains(errOut, "header_timeout") {
+		t.Fatalf("%d %s", code, errOut)
+	}
+	if time.Since(start) > 20*time.Second {
+		t.Fatalf("took %s", time.Since(start))
+	}
+	_ = os.Remove(marker)
+	cmd := inHome(t, command(t, nil, "config", "show"), home, dir)
+	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL=http://alice:hunter2@example.invalid/v1?api-key=sk-in-query")
+	out, errOut, code := run(t, cmd)
+	if code != 0 || strings.Contains(out+errOut, "hunter2") || strings.Contains(out+errOut, "sk-in-query") || !strings.Contains(out, "example.invalid") {
+		t.Fatalf("%d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("config show ran api_key_cmd")
 	}
 }
