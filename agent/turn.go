@@ -66,7 +66,7 @@ func (t *turn) complete() (session.Message, error) {
 	req := llm.Request{Messages: t.sess.Messages(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature,
 		TopP: o.TopP, MaxTokens: o.MaxTokens, Schema: o.Schema}
 	t.a.cfgMu.Unlock()
-	for _, tl := range t.tools.All() {
+	for _, tl := range t.tools.Offered() {
 		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
 	}
 	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, t.origin, o.Cancellable))

@@ -119,6 +119,18 @@ func (s *Set) All() []Tool {
 	return append([]Tool(nil), s.tools...)
 }
 
+// Offered returns the tools the model is told about: all but those the
+// policy denies outright.
+func (s *Set) Offered() []Tool {
+	var out []Tool
+	for _, t := range s.All() {
+		if s.Policy.Offered(t.Name()) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Lookup finds a tool by name.
 func (s *Set) Lookup(name string) (Tool, bool) {
 	if s == nil {

@@ -220,3 +220,26 @@ api_key_cmd = "touch %s; echo sk-from-cmd"
 		t.Fatal("config show ran api_key_cmd")
 	}
 }
+
+// TestDeniedToolIsNotOffered: a tool the config denies is not in the
+// request's tool list, and calling it anyway is refused.
+func TestDeniedToolIsNotOffered(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	cfgDir := filepath.Join(home, ".config", "chat")
+	_ = os.MkdirAll(cfgDir, 0o700)
+	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[tools]\ndeny = [\"fetch_url\", \"run_shell\"]\n"), 0o600)
+	srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "c1", Name: "run_shell", Args: `{"command":"touch pwned"}`}}}, oaitest.Answer{Text: "ok"})
+	out, errOut, code := run(t, inHome(t, command(t, srv, "--yes", "-p", "x"), home, dir))
+	if code != 0 || !strings.Contains(out, "ok") || !strings.Contains(errOut, "denied by the user's configuration") {
+		t.Fatal(code, out, errOut)
+	}
+	for _, name := range srv.Requests()[0].ToolNames() {
+		if name == "fetch_url" || name == "run_shell" {
+			t.Fatalf("a denied tool was offered: %v", srv.Requests()[0].ToolNames())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Fatal("a denied tool ran with --yes")
+	}
+}
