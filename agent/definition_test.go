@@ -59,8 +59,13 @@ func TestResolveTools(t *testing.T) {
 	available := tool.NewSet(tool.Builtins(tool.Workspace{Root: t.TempDir()})...)
 	d := agent.Definition{Identifier: "a", Tools: []agent.ToolDescriptor{{Name: "read_file", Timeout: 3}}}
 	set, err := d.ResolveTools(available)
-	if err != nil || len(set.All()) != 1 || set.All()[0].Timeout().Seconds() != 3 {
+	if err != nil || len(set.All()) != 1 || set.Timeout(set.All()[0]).Seconds() != 3 {
 		t.Fatal(set, err)
+	}
+	// The resolved tool is the available one itself: nothing stands
+	// between it and the policy, and the policy is shared.
+	if _, ok := set.All()[0].(tool.ReadFile); !ok || set.Policy != available.Policy {
+		t.Fatalf("resolved %T", set.All()[0])
 	}
 	d.Tools = append(d.Tools, agent.ToolDescriptor{Name: "launch_rockets"})
 	if _, err := d.ResolveTools(available); err == nil || !strings.Contains(err.Error(), `"launch_rockets"`) || !strings.Contains(err.Error(), "list_files") {
