@@ -109,9 +109,9 @@ func (m *Model) approvalKey(key string) bool {
 		// Nothing is approved unseen: a first y on a long command shows
 		// its end instead.
 		if len(body) > room && !a.seenEnd {
+			m.notice = "that is the end of it: press " + key + " again to approve"
 			a.top = len(body)
 			m.clampApproval()
-			m.notice = "that is the end of it: press " + key + " again to approve"
 			return true
 		}
 		if key == "a" && len(a.req.Always) > 0 {
@@ -242,11 +242,13 @@ func wrapVisible(s string, width int) []string {
 // approvalRoom is how many body lines fit with the head, the footer, the
 // input and the status bar on screen.
 func (m *Model) approvalRoom() int {
-	fixed := len(m.approvalHead()) + 2 + lineCount(m.input.view(m.width)) + 1
 	if m.height <= 0 {
 		return 24
 	}
-	return max(m.height-fixed-1, 3)
+	// The head, the scroll line and the footer, what is below, and the
+	// row the frame keeps free.
+	fixed := len(m.approvalHead()) + 2 + lineCount(m.belowApproval()) + 1
+	return max(m.height-fixed, 3)
 }
 
 func (m *Model) clampApproval() {

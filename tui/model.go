@@ -165,16 +165,11 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// View draws the live region: the streaming turn, the pending list, the
-// input and the status bar (in fullscreen, the transcript above them).
-func (m *Model) View() tea.View {
+// belowApproval is the part of the live region under an approval prompt:
+// the pending list, notices, attachments, pickers, the input and the
+// status bar.
+func (m *Model) belowApproval() string {
 	var parts []string
-	if live := m.liveView(); live != "" {
-		parts = append(parts, live)
-	}
-	if a := m.approvalView(); a != "" {
-		parts = append(parts, a)
-	}
 	if p := m.pendingView(); p != "" {
 		parts = append(parts, p)
 	}
@@ -191,7 +186,31 @@ func (m *Model) View() tea.View {
 		parts = append(parts, c)
 	}
 	parts = append(parts, m.input.view(m.width), m.statusView())
-	content := strings.Join(parts, "\n")
+	return strings.Join(parts, "\n")
+}
+
+// View draws the live region: the streaming turn, the pending list, the
+// input and the status bar (in fullscreen, the transcript above them).
+func (m *Model) View() tea.View {
+	content := m.belowApproval()
+	if a := m.approvalView(); a != "" {
+		content = a + "\n" + content
+	}
+	// The live region is never taller than the window: a renderer asked
+	// to redraw more rows than the screen has garbles it. The tail of the
+	// streaming answer gets the rows left; what is above them is printed
+	// whole when its block completes.
+	rows := m.height - 1 // a frame as tall as the screen scrolls its top row away
+	if live := m.liveView(); live != "" {
+		if room := rows - lineCount(content); m.height <= 0 || room >= lineCount(live) {
+			content = live + "\n" + content
+		} else if room > 0 {
+			content = lastLinesOf(live, room) + "\n" + content
+		}
+	}
+	if m.height > 0 && !m.opts.Fullscreen {
+		content = lastLinesOf(content, rows)
+	}
 	if m.opts.Fullscreen {
 		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
 	}
@@ -236,3 +255,19 @@ func (m *Model) liveView() string {
 }
 
 func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
+
+// lastLinesOf keeps the last n lines of s.
+func lastLinesOf(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := len(s)
+	for k := 0; k < n; k++ {
+		j := strings.LastIndexByte(s[:i], '\n')
+		if j < 0 {
+			return s
+		}
+		i = j
+	}
+	return s[i+1:]
+}

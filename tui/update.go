@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/listener"
@@ -142,6 +143,43 @@ func (m *Model) flush() tea.Cmd {
 	}
 	text := strings.Join(m.outbox, "\n")
 	m.outbox = nil
+	// The renderer makes room for printed lines by scrolling the screen:
+	// lines plus the live frame must fit in the window, or rows of the
+	// frame scroll into the scrollback as stale copies. A taller text goes
+	// in parts, each after the last one reached the terminal.
+	if m.height > 0 {
+		room := max(m.height-lineCount(m.View().Content)-1, 1)
+		if head, rest, cut := splitRows(text, room, m.width); cut {
+			text = head
+			m.outbox = []string{rest}
+		}
+	}
 	m.printing = true
 	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+}
+
+// splitRows cuts text after the line that fills rows rows of a terminal
+// width wide (a longer line takes several); cut is false when it all fits.
+func splitRows(text string, rows, width int) (head, rest string, cut bool) {
+	used := 0
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '\n')
+		end := len(text)
+		if j >= 0 {
+			end = i + j
+		}
+		n := 1
+		if w := ansi.StringWidth(text[i:end]); width > 0 && w > width {
+			n = (w + width - 1) / width
+		}
+		if used+n > rows && used > 0 {
+			return text[:i-1], text[i:], true
+		}
+		used += n
+		if j < 0 {
+			break
+		}
+		i = end + 1
+	}
+	return text, "", false
 }

@@ -40,7 +40,21 @@ func startTermEnv(t *testing.T, srv *oaitest.Server, extraEnv string, args ...st
 
 // startTermConfig starts chat with a config file holding configTOML.
 func startTermConfig(t *testing.T, srv *oaitest.Server, extraEnv, configTOML string, args ...string) *pane {
+	return startTermOpts(t, srv, termOpts{env: extraEnv, config: configTOML}, args...)
+}
+
+// termOpts: extra environment ("K=V K2=V2"), a config file, the size.
+type termOpts struct {
+	env, config   string
+	width, height int
+}
+
+func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string) *pane {
 	needTmux(t)
+	extraEnv, configTOML := o.env, o.config
+	if o.width == 0 {
+		o.width, o.height = 100, 40
+	}
 	tm := &pane{t: t, socket: fmt.Sprintf("chat-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")), dir: t.TempDir()}
 	tm.exit = filepath.Join(tm.dir, ".exit-status")
 	home := t.TempDir()
@@ -53,7 +67,7 @@ func startTermConfig(t *testing.T, srv *oaitest.Server, extraEnv, configTOML str
 	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s",
 		home, os.Getenv("PATH"), home, home, srv.BaseURL(), extraEnv)
 	script := fmt.Sprintf("cd %s && printf 'MARKER-BEFORE-CHAT\\n' && %s %s %s; echo $? > %s; sleep 600", tm.dir, env, chatBin, strings.Join(args, " "), tm.exit)
-	tm.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "40", script)
+	tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(o.width), "-y", fmt.Sprint(o.height), script)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	tm.waitFor("Ask anything", 10*time.Second)
 	return tm

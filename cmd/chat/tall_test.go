@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// tallAnswer is a Markdown answer of n lines: a heading, paragraphs and a
+// list, so some blocks finish while others stream.
+func tallAnswer(n int) string {
+	var b strings.Builder
+	b.WriteString("# Heading of the tall answer\n\n")
+	for i := 1; i <= n; i++ {
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "Paragraph line %d ends a paragraph.\n\n", i)
+		} else {
+			fmt.Fprintf(&b, "- item %d of the list\n", i)
+		}
+	}
+	b.WriteString("\n```go\n")
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "fmt.Println(%d) // a code block stays live until it closes\n", i)
+	}
+	b.WriteString("```\n\nLAST LINE OF THE ANSWER\n")
+	return b.String()
+}
+
+// TestTUITallAnswerKeepsTheScreen: an answer taller than the window, at
+// 80×24 and 120×40, leaves the prompt and the status bar intact and no
+// stale frame (the placeholder, "waiting for the model") in the
+// scrollback.
+func TestTUITallAnswerKeepsTheScreen(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t, oaitest.Answer{Text: tallAnswer(60), Piece: 40, Delay: time.Millisecond},
+				oaitest.Answer{Text: "second answer"}, oaitest.Answer{Text: "pasted answer"})
+			tm := startTermOpts(t, srv, termOpts{width: size[0], height: size[1]})
+			tm.typeText("tell me a lot")
+			tm.keys("Enter")
+			tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
+			time.Sleep(300 * time.Millisecond)
+			visible := tm.tmux("capture-pane", "-p", "-t", "main")
+			lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
+			if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
+				t.Fatalf("the prompt or the status bar is broken:\n%s", visible)
+			}
+			all := tm.screen()
+			for _, stale := range []string{"waiting for the model", "streaming"} {
+				if strings.Contains(all, stale) {
+					t.Fatalf("a stale frame (%q) is in the scrollback:\n%s", stale, all)
+				}
+			}
+			if n := strings.Count(all, "Ask anything"); n != 1 {
+				t.Fatalf("the placeholder appears %d times:\n%s", n, all)
+			}
+			if n := strings.Count(all, "Heading of the tall answer"); n != 1 {
+				t.Fatalf("the heading appears %d times:\n%s", n, all)
+			}
+			tm.typeText("next")
+			tm.keys("Enter")
+			tm.waitFor("second answer", 10*time.Second)
+			// A 2,000-line paste, echoed, then answered.
+			var paste strings.Builder
+			for i := 1; i <= 2000; i++ {
+				fmt.Fprintf(&paste, "pasted line %d\n", i)
+			}
+			tm.paste(paste.String())
+			tm.keys("Enter")
+			tm.waitFor("pasted answer", 15*time.Second)
+			time.Sleep(300 * time.Millisecond)
+			visible = tm.tmux("capture-pane", "-p", "-t", "main")
+			lines = strings.Split(strings.TrimRight(visible, "\n"), "\n")
+			if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
+				t.Fatalf("after the paste, the prompt or the status bar is broken:\n%s", visible)
+			}
+			if all := tm.screen(); strings.Count(all, "Ask anything") != 1 || strings.Contains(all, "waiting for the model") {
+				t.Fatalf("a stale frame after the paste:\n%s", all)
+			}
+		})
+	}
+}
