@@ -50,6 +50,10 @@ type Result struct {
 	HealedToolCallIDs []string // calls filled with the interrupted placeholder
 	Synthesized       bool
 	Usage             session.Usage // all completions of the turn, synthesizer included
+	// Unanswered are the person's messages the turn ended without
+	// answering (an error, a cancel before any text): they stay in history,
+	// marked, and are not sent again unless the person re-sends them.
+	Unanswered []session.Message
 }
 
 // Agent runs turns on one session. Turns do not overlap: a second Run waits
@@ -269,7 +273,9 @@ func (a *Agent) turn(ctx context.Context, body func(*turn) error) (Result, error
 	a.cfgMu.Unlock()
 	err := body(t)
 	if err != nil && !errors.Is(err, ErrNothingToResume) {
-		err = t.end(err)
+		if err = t.end(err); err != nil {
+			t.result.Unanswered = t.sess.MarkUnanswered()
+		}
 	}
 	a.o.Listeners.Emit(listener.TurnDone{Origin: t.origin})
 	return t.result, err

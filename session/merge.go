@@ -8,6 +8,9 @@ package session
 func Merge(msgs []Message) []Message {
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
+		if m.Role == RoleUser && m.Unanswered {
+			continue // never re-sent, never glued to the next question
+		}
 		n := len(out)
 		if n == 0 || m.Role == RoleTool || out[n-1].Role != m.Role {
 			out = append(out, m)

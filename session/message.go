@@ -59,6 +59,10 @@ type Message struct {
 
 	Content string     `json:"content,omitempty"`
 	Files   []FilePart `json:"files,omitempty"` // user
+	// Unanswered marks a user message whose turn ended with no answer (an
+	// error, a cancel before any text, a crash): it is kept, but not sent
+	// again unless the person re-sends it.
+	Unanswered bool `json:"unanswered,omitempty"` // user
 
 	Reasoning   string     `json:"reasoning,omitempty"`   // assistant
 	ToolCalls   []ToolCall `json:"tool_calls,omitempty"`  // assistant

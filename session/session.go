@@ -116,6 +116,25 @@ func (s *Session) Prune() {
 	s.mu.Unlock()
 }
 
+// MarkUnanswered marks the user messages at the end of history (nothing
+// answered them) as unanswered and returns them. It is a mutator: the
+// store rewrites the file on its next Sync.
+func (s *Session) MarkUnanswered() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var marked []Message
+	for i := len(s.msgs) - 1; i >= 0 && s.msgs[i].Role == RoleUser; i-- {
+		if !s.msgs[i].Unanswered {
+			s.msgs[i].Unanswered = true
+			marked = append([]Message{s.msgs[i]}, marked...)
+		}
+	}
+	if len(marked) > 0 {
+		s.revision++
+	}
+	return marked
+}
+
 // Update replaces the message with the given id by edit(copy). When an
 // assistant loses tool calls, their results go with them. No hook fires.
 func (s *Session) Update(id string, edit func(*Message)) error {

@@ -250,3 +250,26 @@ func TestTruncateAtAndSetSystem(t *testing.T) {
 		t.Fatal(shape(e.Messages()))
 	}
 }
+
+// TestUnansweredIsKeptButNotSent: trailing questions with no answer are
+// marked, stay in history, and Merge leaves them out of what is sent.
+func TestUnansweredIsKeptButNotSent(t *testing.T) {
+	t.Parallel()
+	s := New(System("sys"), User("q1"), Assistant("a1"), User("failed"), User("also failed"))
+	rev := s.Revision()
+	marked := s.MarkUnanswered()
+	if len(marked) != 2 || marked[0].Content != "failed" || s.Revision() == rev {
+		t.Fatalf("marked %+v", marked)
+	}
+	if again := s.MarkUnanswered(); len(again) != 0 {
+		t.Fatal("marked twice")
+	}
+	s.AppendInput(User("next"))
+	sent := Merge(s.Messages())
+	if len(sent) != 4 || sent[3].Content != "next" || s.Len() != 6 {
+		t.Fatalf("sent %+v", sent)
+	}
+	if err := Validate(sent, false); err != nil {
+		t.Fatal(err)
+	}
+}

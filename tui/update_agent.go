@@ -166,7 +166,8 @@ func (m *Model) onAssistant(e listener.Assistant) {
 // onTurnDone ends a turn. Input that arrived too late for the agent, and
 // what was queued for after the turn, starts the next turn.
 func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
-	m.saveSession() // healing placeholders are not appends
+	m.saveSession() // healing placeholders, unanswered marks: not appends
+	m.giveBack(msg.res.Unanswered)
 	if msg.turn <= m.ignoreUpTo {
 		return nil // cancelled at the keyboard; already ended
 	}
@@ -244,4 +245,24 @@ func lastLines(s string, n, max int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// giveBack puts the text of questions that got no answer back into the
+// input: Enter sends it again, clearing the input drops it (the session
+// keeps it, marked unanswered, and never re-sends it on its own).
+func (m *Model) giveBack(unanswered []session.Message) {
+	var texts []string
+	for _, u := range unanswered {
+		if strings.TrimSpace(u.Content) != "" {
+			texts = append(texts, u.Content)
+		}
+	}
+	if len(texts) == 0 {
+		return
+	}
+	if cur := m.input.value(); cur != "" {
+		texts = append(texts, cur)
+	}
+	m.input.set(strings.Join(texts, "\n"))
+	m.notice = "no answer came: your message is back in the input (enter sends it again, ctrl+c clears it)"
 }

@@ -82,6 +82,13 @@ func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded,
 	}
 	s := session.New(l.Messages...)
 	s.Prune()
+	// A question left without an answer (its turn failed, or chat was
+	// killed) is kept, but never sent again on its own.
+	s.MarkUnanswered()
+	msgs := s.Messages()
+	for i := len(msgs) - 1; i >= 0 && msgs[i].Role == session.RoleUser && msgs[i].Unanswered; i-- {
+		fmt.Fprintf(h.d.stderr, "note: an earlier message got no answer and is not sent again: %q\n", session.Title(msgs[i].Content))
+	}
 	if !h.noSave {
 		w, backup, err := h.store.Continue(l)
 		if err != nil {

@@ -85,3 +85,50 @@ func TestTUITallAnswerKeepsTheScreen(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedQuestionDoesNotPoisonTheNext: after a turn that got no
+// answer, the next message is sent alone (the server used to receive
+// "first\n\nplain second"); in the REPL the failed text comes back to the
+// input; in print mode --continue says so on stderr.
+func TestFailedQuestionDoesNotPoisonTheNext(t *testing.T) {
+	t.Parallel()
+	t.Run("repl", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t, oaitest.Fail{Status: 400, Message: "context too long"}, oaitest.Answer{Text: "answer to the second"})
+		tm := startTerm(t, srv)
+		tm.typeText("first question")
+		tm.keys("Enter")
+		tm.waitFor("context too long", 10*time.Second)
+		tm.waitFor("back in the input", 5*time.Second)
+		tm.keys("C-u") // clear the line the failed question came back to
+		tm.keys("C-c")
+		tm.typeText("plain second")
+		tm.keys("Enter")
+		tm.waitFor("answer to the second", 10*time.Second)
+		reqs := srv.Requests()
+		last := reqs[len(reqs)-1]
+		if got := last.Shape(); got != "system user" || last.Messages[1].Text() != "plain second" {
+			t.Fatalf("the second request carried %s: %q", got, last.Messages[len(last.Messages)-1].Text())
+		}
+	})
+	t.Run("print", func(t *testing.T) {
+		t.Parallel()
+		home, dir := t.TempDir(), t.TempDir()
+		srv := oaitest.New(t, oaitest.Fail{Status: 400, Message: "image input is not supported"}, oaitest.Answer{Text: "fine now"})
+		if _, errOut, code := run(t, inHome(t, command(t, srv, "-p", "first question"), home, dir)); code != 1 || !strings.Contains(errOut, "not supported") {
+			t.Fatal(code, errOut)
+		}
+		out, errOut, code := run(t, inHome(t, command(t, srv, "--continue", "-p", "second question"), home, dir))
+		if code != 0 || !strings.Contains(out, "fine now") || !strings.Contains(errOut, "got no answer") {
+			t.Fatal(code, out, errOut)
+		}
+		last := srv.Requests()[1]
+		if got := last.Shape(); got != "system user" || last.Messages[1].Text() != "second question" {
+			t.Fatalf("--continue sent %s: %q", got, last.Messages[1].Text())
+		}
+		show, _, _ := run(t, inHome(t, command(t, srv, "sessions", "list"), home, dir))
+		if !strings.Contains(show, "first question") {
+			t.Fatalf("the failed question is not kept:\n%s", show)
+		}
+	})
+}
