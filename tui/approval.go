@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -61,17 +62,19 @@ type asking struct {
 	approvalMsg
 	reasoning bool
 	top       int
-	seenEnd   bool // the person has had the last line of the body on screen
+	seenEnd   bool      // the person has had the last line of the body on screen
+	shown     time.Time // when the prompt appeared
 }
 
 func (m *Model) onApproval(msg approvalMsg) {
-	m.asking = &asking{approvalMsg: msg}
+	m.asking = &asking{approvalMsg: msg, shown: m.now()}
 	m.live.state = "waiting for your approval"
 	m.notice = ""
 }
 
-// approvalKey answers the pending approval; false lets the key through
-// (to the input, while the reason is typed).
+// approvalKey answers the pending approval or scrolls it; false lets the
+// key through to the input (the reason being typed, or any other typing,
+// which is kept).
 func (m *Model) approvalKey(key string) bool {
 	a := m.asking
 	if a.reasoning {
@@ -93,17 +96,17 @@ func (m *Model) approvalKey(key string) bool {
 	}
 	body, room := m.approvalBody(), m.approvalRoom()
 	switch key {
-	case "up", "k":
+	case "up":
 		a.top--
-	case "down", "j":
+	case "down":
 		a.top++
 	case "pgup":
 		a.top -= room - 1
-	case "pgdown", "space":
+	case "pgdown":
 		a.top += room - 1
-	case "home", "g":
+	case "home":
 		a.top = 0
-	case "end", "G":
+	case "end":
 		a.top = len(body)
 	case "y", "enter", "a":
 		// Nothing is approved unseen: a first y on a long command shows
@@ -128,7 +131,7 @@ func (m *Model) approvalKey(key string) bool {
 		m.input.clear()
 		return true
 	default:
-		return true // other keys do nothing while asking
+		return false // typing: it goes to the input, and is kept
 	}
 	m.clampApproval()
 	return true

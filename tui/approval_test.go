@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -13,6 +14,28 @@ func askFor(f *fixture, r tool.Request) chan tool.Decision {
 	reply := make(chan tool.Decision, 1)
 	f.send(approvalMsg{req: r, reply: reply})
 	return reply
+}
+
+// deliberately presses a key as a person who read the prompt does: a
+// moment after it appeared, not in a burst of typing.
+func deliberately(f *fixture, key string) {
+	f.clock = f.clock.Add(time.Second)
+	if key == "enter" {
+		f.send(press("enter"))
+	} else {
+		f.typeText(key)
+	}
+}
+
+func answered(t *testing.T, reply chan tool.Decision) tool.Decision {
+	t.Helper()
+	select {
+	case d := <-reply:
+		return d
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer")
+	}
+	return tool.Decision{}
 }
 
 func TestApprovalPrompt(t *testing.T) {
@@ -45,11 +68,7 @@ func TestApprovalPrompt(t *testing.T) {
 				t.Fatal("status does not say it waits")
 			}
 			for _, k := range tt.keys {
-				if k == "enter" {
-					f.send(press("enter"))
-				} else {
-					f.typeText(k)
-				}
+				deliberately(f, k)
 			}
 			select {
 			case d := <-reply:
@@ -102,8 +121,8 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 			t.Fatalf("a line is wider than the terminal: %q", l)
 		}
 	}
-	f.typeText("n")
-	<-reply
+	deliberately(f, "n")
+	answered(t, reply)
 
 	reply = askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: strings.Join(lines, "\n"), Target: "/work"}})
 	view = ansi.Strip(f.m.View().Content)
@@ -113,7 +132,7 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 	if !strings.Contains(view, "? run_shell wants to") || !strings.Contains(view, "lines 1–") || strings.Contains(view, "evil.example") {
 		t.Fatalf("view:\n%s", view)
 	}
-	f.typeText("y")
+	deliberately(f, "y")
 	select {
 	case d := <-reply:
 		t.Fatalf("approved unseen: %+v", d)
@@ -123,8 +142,37 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 	if !strings.Contains(view, "evil.example ␛]0;title␇") || !strings.Contains(view, "? run_shell wants to") || !strings.Contains(view, "of 61") {
 		t.Fatalf("the end is not shown, or its escapes are live:\n%s", view)
 	}
-	f.typeText("y")
-	if d := <-reply; d.Verdict != tool.Allow {
+	deliberately(f, "y")
+	if d := answered(t, reply); d.Verdict != tool.Allow {
+		t.Fatal(d)
+	}
+}
+
+// TestTypingNeverAnswers: keys typed as the prompt appears, or in a burst
+// of typing, go to the input and answer nothing; a deliberate key does.
+func TestTypingNeverAnswers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("go")
+	reply := askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}})
+	f.typeText("also check this") // within the grace, and a burst: "a" and "t" and "n" must not answer
+	select {
+	case d := <-reply:
+		t.Fatalf("typing answered the prompt: %+v", d)
+	default:
+	}
+	if got := f.m.input.value(); got != "also check this" {
+		t.Fatalf("the typed text was not kept: %q", got)
+	}
+	f.clock = f.clock.Add(100 * time.Millisecond)
+	f.typeText("y") // still part of the burst
+	select {
+	case d := <-reply:
+		t.Fatalf("a key in a burst answered: %+v", d)
+	default:
+	}
+	deliberately(f, "n")
+	if d := answered(t, reply); d.Verdict != tool.Deny {
 		t.Fatal(d)
 	}
 }

@@ -97,6 +97,10 @@ type Model struct {
 	// thoughtShown: its thinking was printed when the answer began.
 	thoughtShown bool
 
+	// lastKey is when the previous key arrived: keys in a burst are
+	// typing, never an answer to an approval prompt.
+	lastKey time.Time
+
 	tokensIn, tokensOut int
 	contextCap          int
 	contextUsed         int // the last request's prompt and answer

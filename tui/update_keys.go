@@ -14,16 +14,42 @@ import (
 // quitWindow is how long a first Ctrl+C at idle waits for the second.
 const quitWindow = 2 * time.Second
 
+// approvalGrace is how long after an approval prompt appears its keys
+// still count as typing; burstGap is the gap under which a key is part of
+// a burst of typing. Either way the key goes to the input, not to the
+// question: a person reading a prompt takes longer than both.
+const (
+	approvalGrace = 400 * time.Millisecond
+	burstGap      = 150 * time.Millisecond
+)
+
+// isAnswerKey reports the keys that answer an approval prompt.
+func isAnswerKey(key string) bool {
+	switch key {
+	case "y", "a", "n", "t", "enter":
+		return true
+	}
+	return false
+}
+
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
+	now := m.now()
+	typing := now.Sub(m.lastKey) < burstGap
+	m.lastKey = now
 	if m.asking != nil {
 		switch {
 		case key == "ctrl+c", key == "esc" && !m.asking.reasoning:
 			// below: cancels the turn, and with it the question
+		case !m.asking.reasoning && isAnswerKey(key) && (typing || now.Sub(m.asking.shown) < approvalGrace):
+			// Someone typing as the prompt appeared: the key is kept as
+			// text, and answers nothing.
+			m.notice = "that went to the input, not to the question: press y, a or n to answer"
+			return m.input.update(k)
 		case m.approvalKey(key):
 			return nil
 		default:
-			return m.input.update(k) // the reason being typed
+			return m.input.update(k) // the reason, or other typing
 		}
 	}
 	if m.picker != nil {

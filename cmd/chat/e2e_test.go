@@ -90,6 +90,13 @@ func (tm *pane) keys(keys ...string) {
 
 func (tm *pane) typeText(s string) { tm.tmux("send-keys", "-t", "main", "-l", s) }
 
+// answer presses a key at an approval prompt as a person does: after
+// reading it (keys within a moment of the prompt are taken as typing).
+func (tm *pane) answer(key string) {
+	time.Sleep(600 * time.Millisecond)
+	tm.typeText(key)
+}
+
 // paste delivers text as a terminal paste (bracketed, as a person's paste).
 func (tm *pane) paste(text string) {
 	f := filepath.Join(tm.t.TempDir(), "paste")

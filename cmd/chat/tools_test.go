@@ -57,7 +57,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tm.dir, "hello.txt")); err == nil {
 		t.Fatal("written before approval")
 	}
-	tm.typeText("y")
+	tm.answer("y")
 	tm.waitFor("file written", 10*time.Second)
 	if b, _ := os.ReadFile(filepath.Join(tm.dir, "hello.txt")); string(b) != "hello\n" {
 		t.Fatalf("file %q", b)
@@ -65,7 +65,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 	tm.typeText("start the server")
 	tm.keys("Enter")
 	tm.waitFor("$ sleep 300", 10*time.Second)
-	tm.typeText("y")
+	tm.answer("y")
 	var pid int
 	for deadline := time.Now().Add(5 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {

@@ -119,11 +119,11 @@ func TestTUIAgentSwitchStillAsks(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(tm.dir, "pwned-*")); len(m) > 0 {
 		t.Fatalf("ran before approval: %v", m)
 	}
-	tm.typeText("n")
+	tm.answer("n")
 	tm.waitFor("create pwned-write", 10*time.Second)
-	tm.typeText("n")
+	tm.answer("n")
 	tm.waitFor("outside the working directory", 10*time.Second)
-	tm.typeText("n")
+	tm.answer("n")
 	tm.waitFor("done", 10*time.Second)
 	if m, _ := filepath.Glob(filepath.Join(tm.dir, "pwned-*")); len(m) > 0 {
 		t.Fatalf("ran after a no: %v", m)
@@ -241,5 +241,30 @@ func TestDeniedToolIsNotOffered(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
 		t.Fatal("a denied tool ran with --yes")
+	}
+}
+
+// TestTUIBurstDoesNotAnswer: a message typed while the agent works,
+// landing as the approval prompt appears, is kept in the input and
+// answers nothing; the command does not run until a deliberate key.
+func TestTUIBurstDoesNotAnswer(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"touch ran"}`}}},
+		oaitest.Answer{Text: "finished"})
+	tm := startTerm(t, srv)
+	tm.typeText("do it")
+	tm.keys("Enter")
+	tm.waitFor("touch ran", 10*time.Second)
+	tm.typeText("also check this")
+	time.Sleep(800 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(tm.dir, "ran")); err == nil {
+		t.Fatal("typing answered the prompt and the command ran")
+	}
+	tm.waitFor("also check this", 2*time.Second)
+	tm.answer("y")
+	tm.waitFor("finished", 10*time.Second)
+	if _, err := os.Stat(filepath.Join(tm.dir, "ran")); err != nil {
+		t.Fatal("the deliberate y did not run it")
 	}
 }
