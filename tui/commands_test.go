@@ -94,6 +94,15 @@ func TestFullscreenScrolls(t *testing.T) {
 	if before == after || !strings.Contains(after, "scrolled") {
 		t.Fatal("pgup did not scroll")
 	}
+	// PgUp reaches the first line: the scroll range is the transcript's
+	// region, not the window (issue 11: the first message was out of reach).
+	f.m.print("the last block")
+	for range 20 {
+		f.send(tea.KeyPressMsg{Code: tea.KeyPgUp})
+	}
+	if top := ansi.Strip(f.m.View().Content); !strings.HasPrefix(top, "block A\n") {
+		t.Fatalf("the first block is out of reach:\n%s", top)
+	}
 }
 
 // runAll runs a command and everything it batches, skipping timers.

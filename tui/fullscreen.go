@@ -10,6 +10,9 @@ import (
 type fullscreen struct {
 	lines  []string
 	offset int // lines scrolled up from the bottom
+	// height is the rows the transcript had in the last frame: the live
+	// region below it takes the rest, so the window's height is not it.
+	height int
 }
 
 func newFullscreen() fullscreen { return fullscreen{} }
@@ -21,14 +24,18 @@ func (f *fullscreen) add(block string) {
 	}
 }
 
-func (f *fullscreen) scrollBy(n, height int) {
-	f.offset = min(max(f.offset+n, 0), max(len(f.lines)-height, 0))
+// scrollBy moves the view n lines up (down when negative), as far as the
+// first line of the transcript at the top of its region.
+func (f *fullscreen) scrollBy(n int) {
+	f.offset = min(max(f.offset+n, 0), max(len(f.lines)-f.height, 0))
 }
 
 func (f *fullscreen) view(width, height int, st styles) string {
+	f.height = height
 	if height <= 0 {
 		return ""
 	}
+	f.offset = min(f.offset, max(len(f.lines)-height, 0))
 	end := len(f.lines) - f.offset
 	start := max(end-height, 0)
 	shown := f.lines[start:end]

@@ -75,7 +75,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			if msg.Mouse().Button == tea.MouseWheelDown {
 				step = -3
 			}
-			m.scroll.scrollBy(step, m.height)
+			m.scroll.scrollBy(step)
 		}
 		return nil
 	case agentEventMsg:

@@ -120,11 +120,11 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openEditor()
 	case "pgup", "pgdown":
 		if m.opts.Fullscreen {
-			page := m.height - 6
+			page := max(m.scroll.height-1, 1)
 			if key == "pgdown" {
 				page = -page
 			}
-			m.scroll.scrollBy(page, m.height)
+			m.scroll.scrollBy(page)
 			return nil
 		}
 	}

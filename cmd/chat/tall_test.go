@@ -132,3 +132,24 @@ func TestFailedQuestionDoesNotPoisonTheNext(t *testing.T) {
 		}
 	})
 }
+
+// TestTUIFullscreenReachesTheTop: after eight exchanges in --fullscreen,
+// PgUp shows the first message.
+func TestTUIFullscreenReachesTheTop(t *testing.T) {
+	t.Parallel()
+	var answers []oaitest.Reply
+	for i := 1; i <= 8; i++ {
+		answers = append(answers, oaitest.Answer{Text: fmt.Sprintf("answer number %d\n\nwith a second paragraph", i)})
+	}
+	srv := oaitest.New(t, answers...)
+	tm := startTermOpts(t, srv, termOpts{width: 80, height: 24}, "--fullscreen")
+	for i := 1; i <= 8; i++ {
+		tm.typeText(fmt.Sprintf("question %d", i))
+		tm.keys("Enter")
+		tm.waitFor(fmt.Sprintf("answer number %d", i), 10*time.Second)
+	}
+	for range 10 {
+		tm.keys("PageUp")
+	}
+	tm.waitFor("question 1\n", 5*time.Second)
+}
