@@ -100,3 +100,33 @@ func TestGoldenViews(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedMarkdownKeepsParagraphs: an answer streamed in small pieces
+// prints the same as the whole answer rendered at once (--no-stream),
+// blank lines between paragraphs included.
+func TestStreamedMarkdownKeepsParagraphs(t *testing.T) {
+	t.Parallel()
+	answer := "# Title\n\nFirst paragraph, with **bold** words.\n\n- one\n- two\n\n```go\nfmt.Println(1)\n```\n\nLast paragraph.\n"
+	o := listener.Origin{Turn: 1}
+	answerOnly := func(f *fixture) string {
+		out := f.printed()
+		out = out[strings.Index(out, "\n")+1:] // after the question
+		lines := strings.Split(out, "\n")
+		for i := range lines {
+			lines[i] = strings.TrimRight(lines[i], " ")
+		}
+		return strings.Join(lines, "\n")
+	}
+	streamed := newFixture(t)
+	streamed.busy("q")
+	for i := 0; i < len(answer); i += 3 {
+		streamed.event(listener.AssistantDelta{Origin: o, Text: answer[i:min(i+3, len(answer))]})
+	}
+	streamed.event(listener.Assistant{Origin: o, Text: answer})
+	whole := newFixture(t)
+	whole.busy("q")
+	whole.event(listener.Assistant{Origin: o, Text: answer})
+	if got, want := answerOnly(streamed), answerOnly(whole); got != want {
+		t.Fatalf("streamed:\n%s\n--- whole:\n%s", got, want)
+	}
+}

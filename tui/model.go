@@ -66,6 +66,8 @@ type liveTurn struct {
 	text     string // answer text not yet printed (the unstable tail)
 	thinking string
 	state    string // streaming, thinking, running tool, retrying …
+	// paraBreak: the last printed part of the answer ended a paragraph.
+	paraBreak bool
 }
 
 // Model is the root Bubble Tea model.
@@ -237,7 +239,10 @@ func (m *Model) liveView() string {
 		// View runs after every message (keys, spinner ticks): render the
 		// tail again only when it changed.
 		if c := &m.liveCache; c.text != m.live.text || c.width != m.width || c.style != m.md.style {
-			c.text, c.width, c.style, c.out = m.live.text, m.width, m.md.style, m.md.render(m.live.text, m.width)
+			c.text, c.width, c.style, c.out = m.live.text, m.width, m.md.style, trimBlankLines(m.md.render(m.live.text, m.width))
+		}
+		if m.live.paraBreak && m.liveCache.out != "" {
+			return "\n" + m.liveCache.out // the blank line that ends the printed paragraph
 		}
 		return m.liveCache.out
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
@@ -92,7 +93,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		// Paragraphs that can no longer change go to the scrollback now, so
 		// each frame re-renders only the tail.
 		if stable, tail := splitStable(m.live.text); stable != "" {
-			m.print(m.md.render(stable, m.width))
+			m.printAnswerPart(stable)
 			m.live.text = tail
 		}
 	case listener.Thinking:
@@ -142,6 +143,22 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	return nil
 }
 
+// printAnswerPart prints a finished part of a streaming answer. A part
+// that ended at a blank line ended a paragraph: rendered alone, glamour
+// trims that blank line, so it goes before the next part, as a whole
+// render would have it.
+func (m *Model) printAnswerPart(text string) {
+	out := trimBlankLines(m.md.render(text, m.width))
+	if out == "" {
+		return
+	}
+	if m.live.paraBreak {
+		out = "\n" + out
+	}
+	m.print(out)
+	m.live.paraBreak = strings.HasSuffix(text, "\n\n")
+}
+
 // onAssistant prints what is left of a finished message: the streamed
 // tail, or the whole text when nothing streamed (--no-stream).
 func (m *Model) onAssistant(e listener.Assistant) {
@@ -152,7 +169,8 @@ func (m *Model) onAssistant(e listener.Assistant) {
 	if e.Synthesized {
 		m.print(m.st.synthesized.Render("◆ synthesized answer") + "\n" + m.noticeBlock(m.st.hint, "  the step budget ran out · /continue goes on with a fresh budget"))
 	}
-	m.print(m.md.render(rest, m.width))
+	m.printAnswerPart(rest)
+	m.live.paraBreak = false
 	if e.Finish == "length" {
 		m.print(m.noticeBlock(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
 	}
@@ -265,4 +283,19 @@ func (m *Model) giveBack(unanswered []session.Message) {
 	}
 	m.input.set(strings.Join(texts, "\n"))
 	m.notice = "no answer came: your message is back in the input (enter sends it again, ctrl+c clears it)"
+}
+
+// trimBlankLines drops the blank lines glamour puts around a block
+// rendered alone (a list, a code block): between parts the blank line is
+// added once, as a whole render has it.
+func trimBlankLines(s string) string {
+	lines := strings.Split(s, "\n")
+	blank := func(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }
+	for len(lines) > 0 && blank(lines[0]) {
+		lines = lines[1:]
+	}
+	for len(lines) > 0 && blank(lines[len(lines)-1]) {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
