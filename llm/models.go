@@ -12,7 +12,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	ctx, x := withExchange(ctx)
 	list, err := c.oa.ListModels(ctx)
 	if err != nil {
-		return nil, c.wrap(ctx, err, x)
+		return nil, c.wrapAt(ctx, err, x, Redact(c.cfg.BaseURL)+"/models")
 	}
 	ids := make([]string, 0, len(list.Models))
 	for _, m := range list.Models {

@@ -200,10 +200,15 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 // wrap turns a transport error into ours; a cancelled context wins, so a
 // Ctrl+C never reads as a network failure.
 func (c *Client) wrap(ctx context.Context, err error, x *exchange) error {
+	return c.wrapAt(ctx, err, x, c.url)
+}
+
+// wrapAt is wrap for a request to another endpoint than chat completions.
+func (c *Client) wrapAt(ctx context.Context, err error, x *exchange, url string) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return classify(err, c.url, x)
+	return classify(err, url, x)
 }
 
 func clip(b []byte, n int) string {

@@ -121,7 +121,7 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 
 func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 	load := func() (map[string]agent.Definition, error) {
-		cfg, err := config.Load(configPath(d, o), d.getenv, config.Flags{})
+		cfg, err := loadConfigFile(d, o, config.Flags{})
 		if err != nil {
 			return nil, err
 		}

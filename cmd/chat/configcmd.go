@@ -19,7 +19,7 @@ func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
 		&cobra.Command{
 			Use: "show", Short: "Print the effective configuration (never the API key)", Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
-				cfg, err := config.Load(configPath(d, o), d.getenv, config.Flags{})
+				cfg, err := loadConfigFile(d, o, config.Flags{})
 				if err != nil {
 					return &exitError{code: 1, err: err}
 				}
@@ -49,12 +49,17 @@ func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
 }
 
 func newModelsCmd(d deps, o *rootOptions) *cobra.Command {
-	return &cobra.Command{
+	var baseURL string
+	cmd := &cobra.Command{
 		Use: "models", Short: "List the models the server offers", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig(cmd.Root(), d, o)
 			if err != nil {
 				return &exitError{code: 1, err: err}
+			}
+			if cmd.Flags().Changed("base-url") {
+				cfg.BaseURL = baseURL
+				cfg.Sources["base_url"] = "flag"
 			}
 			if err := resolveEndpoint(cmd.Context(), d, &cfg); err != nil {
 				return &exitError{code: 1, err: err}
@@ -69,4 +74,6 @@ func newModelsCmd(d deps, o *rootOptions) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&baseURL, "base-url", "", "the server to ask (default: the configured one)")
+	return cmd
 }

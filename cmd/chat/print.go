@@ -102,7 +102,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if schema := a.Schema(); len(schema) > 0 && !o.jsonOut {
 		v, err := agent.ParseStructured(schema, res.Content)
 		if err != nil {
-			return &exitError{code: 1, err: err}
+			// The answer is not lost: it goes to stderr with what to try.
+			fmt.Fprintf(d.stderr, "the model's answer, which does not match the schema:\n%s\n\n", res.Content)
+			return &exitError{code: 1, err: fmt.Errorf("%w; try again (models drift), make the schema simpler, or use a model with structured output support", err)}
 		}
 		return writeJSON(d, v)
 	}

@@ -19,6 +19,12 @@ import (
 
 // runREPL opens the interactive terminal UI.
 func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
+	switch {
+	case len(o.files) > 0:
+		return &exitError{code: 1, err: errors.New("-f attaches files in print mode (with -p); in the REPL use /attach PATH")}
+	case o.schema != "":
+		return &exitError{code: 1, err: errors.New("--schema applies to print mode (with -p); the REPL answers in free text")}
+	}
 	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
 		return &exitError{code: 1, err: err}
 	}

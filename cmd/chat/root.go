@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -160,6 +161,17 @@ func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, erro
 	}
 	if changed("context-window") {
 		fl.ContextWindow = &o.ctxWin
+	}
+	return loadConfigFile(d, o, fl)
+}
+
+// loadConfigFile reads the config: the default path may be missing, a
+// path given with --config may not.
+func loadConfigFile(d deps, o *rootOptions, fl config.Flags) (config.Config, error) {
+	if o.configPath != "" {
+		if _, err := os.Stat(o.configPath); err != nil {
+			return config.Config{}, fmt.Errorf("--config %s: %w", o.configPath, err)
+		}
 	}
 	return config.Load(configPath(d, o), d.getenv, fl)
 }

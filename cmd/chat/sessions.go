@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,6 +51,11 @@ func (h *sessionHost) open(o *rootOptions) (*session.Session, json.RawMessage, e
 		info, err = h.store.Find(o.resume)
 	case o.cont:
 		info, err = h.store.Latest(h.cwd)
+		if errors.Is(err, session.ErrNoSession) {
+			// Nothing to continue here: say so, and start one.
+			fmt.Fprintf(h.d.stderr, "note: no session was started in %s yet; starting a new one\n", h.cwd)
+			return session.New(), nil, nil
+		}
 	default:
 		return session.New(), nil, nil
 	}

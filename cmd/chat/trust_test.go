@@ -268,3 +268,41 @@ func TestTUIBurstDoesNotAnswer(t *testing.T) {
 		t.Fatal("the deliberate y did not run it")
 	}
 }
+
+// TestCLIEdges: the small print-mode and CLI defects of issue 11.
+func TestCLIEdges(t *testing.T) {
+	t.Parallel()
+	schema := filepath.Join(t.TempDir(), "s.json")
+	_ = os.WriteFile(schema, []byte(`{"type":"object","required":["ok"]}`), 0o600)
+	srv := oaitest.New(t, oaitest.Answer{Text: "not json at all, but precious"}, oaitest.Answer{Text: "fresh start"})
+	srv.SetModels("m1")
+	// --schema failure keeps the answer.
+	_, errOut, code := run(t, command(t, srv, "--schema", schema, "-p", "x"))
+	if code != 1 || !strings.Contains(errOut, "not json at all, but precious") || !strings.Contains(errOut, "try again") {
+		t.Fatalf("%d %s", code, errOut)
+	}
+	// --continue with nothing to continue starts a session.
+	out, errOut, code := run(t, command(t, srv, "--continue", "-p", "x"))
+	if code != 0 || !strings.Contains(out, "fresh start") || !strings.Contains(errOut, "starting a new one") {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	// A --config that does not exist is an error.
+	if _, errOut, code := run(t, command(t, srv, "--config", "/nonexistent/chat.toml", "-p", "x")); code != 1 || !strings.Contains(errOut, "/nonexistent/chat.toml") {
+		t.Fatalf("%d %s", code, errOut)
+	}
+	// chat models --base-url, and a models failure names /models.
+	if out, errOut, code := run(t, command(t, nil, "models", "--base-url", srv.BaseURL())); code != 0 || strings.TrimSpace(out) != "m1" {
+		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	down := oaitest.New(t)
+	down.Close()
+	if _, errOut, code := run(t, command(t, nil, "models", "--base-url", down.BaseURL())); code != 1 || !strings.Contains(errOut, "/models") || strings.Contains(errOut, "chat/completions") {
+		t.Fatalf("%d %s", code, errOut)
+	}
+	// -f and --schema are refused in the REPL, not ignored.
+	tm := startTermOpts(t, srv, termOpts{noWait: true}, "-f", schema)
+	tm.waitFor("in the REPL use /attach", 10*time.Second)
+	if st := tm.exitStatus(10 * time.Second); st != "1" {
+		t.Fatalf("exit status %s", st)
+	}
+}
