@@ -101,7 +101,11 @@ func (t *Terminal) OnEvent(e Event) {
 		fmt.Fprintf(s.diag, "%s! %s\n", t.indent, e.Reason)
 	case Cancelled:
 		t.endAnswerLine()
-		fmt.Fprintf(s.diag, "%s^C cancelled\n", t.indent)
+		reason := e.Reason
+		if reason == "" {
+			reason = "cancelled"
+		}
+		fmt.Fprintf(s.diag, "%s⏹ %s\n", t.indent, reason)
 	case Error:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%serror: %s\n", t.indent, String(e.Err.Error()))

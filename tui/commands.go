@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ func (m *Model) completionView() string {
 	var lines []string
 	for _, c := range commands {
 		if strings.HasPrefix(c.name, v) {
-			lines = append(lines, m.st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+m.st.dim.Render(" "+c.args+" "+c.help))
+			lines = append(lines, m.st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+m.st.dim.Render(fmt.Sprintf(" %-10s %s", c.args, c.help)))
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -91,6 +92,7 @@ func (m *Model) completeCommand() {
 // command runs a slash command; ok is false for text that only looks like
 // one ("/usr/bin is …"), which is then sent as a message.
 func (m *Model) command(line string) (tea.Cmd, bool) {
+	m.notice = "" // a notice is about the last command, not this one
 	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	arg = strings.TrimSpace(arg)
 	c, known := findCommand(name)
@@ -289,14 +291,19 @@ type resumedMsg struct {
 }
 
 func (m *Model) onResumed(msg resumedMsg) {
+	if errors.Is(msg.err, session.ErrNoSession) {
+		m.print(m.noticeBlock(m.st.err, "✗ no saved session has that id; /sessions lists them"))
+		return
+	}
 	if msg.err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(msg.err.Error())))
 		return
 	}
 	s := msg.s
 	m.opts.Agent.SetSession(s)
 	m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
 	msgs := s.Messages()
+	m.contextUsed = contextOf(msgs)
 	m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("── resumed a session of %d messages ──", len(msgs))))
 	// Show where it stopped: the last question and what followed.
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -356,4 +363,15 @@ func (m *Model) helpBlock() string {
 		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s", c.name, c.args, c.help))
 	}
 	return m.noticeBlock(m.st.notice, b.String())
+}
+
+// contextOf is how much of the context window a history used at its last
+// answer, as the server counted it (0 when no answer carried usage).
+func contextOf(msgs []session.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if u := msgs[i].Usage; msgs[i].Role == session.RoleAssistant && u != nil && u.Prompt+u.Completion > 0 {
+			return u.Prompt + u.Completion
+		}
+	}
+	return 0
 }

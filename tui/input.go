@@ -91,7 +91,7 @@ func (in *input) clear() {
 func (in *input) paste(text string) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
-	lines := strings.Count(text, "\n") + 1
+	lines := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1 // a final newline ends a line, it starts none
 	if lines <= pasteChipLines {
 		in.ta.InsertString(text)
 		return

@@ -146,6 +146,9 @@ func New(o Options) *Model {
 	m.input.focus() // focused from the start; Init starts the blink
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	m.scroll = newFullscreen()
+	if o.Agent != nil && o.Agent.Session() != nil {
+		m.contextUsed = contextOf(o.Agent.Session().Messages()) // a resumed session
+	}
 	return m
 }
 

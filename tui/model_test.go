@@ -400,3 +400,23 @@ func TestContextWarning(t *testing.T) {
 		t.Fatal(f.m.statusView())
 	}
 }
+
+// TestQueuedItemsAreSeparateTurns: items queued with Tab are sent one
+// turn each, as the pending list shows them.
+func TestQueuedItemsAreSeparateTurns(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("first")
+	for _, s := range []string{"second", "third"} {
+		f.typeText(s)
+		f.send(press("tab"))
+	}
+	f.send(turnDoneMsg{turn: 1})
+	if f.m.lastUser != "second" || len(f.m.pending) != 1 || f.m.pending[0].text != "third" {
+		t.Fatalf("after turn 1: sent %q, pending %+v", f.m.lastUser, f.m.pending)
+	}
+	f.send(turnDoneMsg{turn: 2})
+	if f.m.lastUser != "third" || len(f.m.pending) != 0 || f.m.turn != 3 {
+		t.Fatalf("after turn 2: sent %q, pending %+v", f.m.lastUser, f.m.pending)
+	}
+}

@@ -36,6 +36,15 @@ func (m *Model) openPicker() tea.Cmd {
 }
 
 func (m *Model) onSessions(msg sessionsMsg) {
+	// A session with nothing but its system prompt (this one, just
+	// started, say) is not worth resuming.
+	items := msg.items[:0:0]
+	for _, s := range msg.items {
+		if s.Messages > 1 {
+			items = append(items, s)
+		}
+	}
+	msg.items = items
 	switch {
 	case msg.err != nil:
 		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))

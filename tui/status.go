@@ -15,15 +15,22 @@ func (m *Model) statusView() string {
 	if m.tokensIn+m.tokensOut > 0 {
 		parts = append(parts, fmt.Sprintf("↑%s ↓%s", human(m.tokensIn), human(m.tokensOut)))
 	}
-	if m.contextCap > 0 {
+	switch {
+	case m.contextCap > 0 && m.contextUsed > 0:
 		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.contextUsed), human(m.contextCap)))
+	case m.contextCap > 0:
+		parts = append(parts, "ctx "+human(m.contextCap)) // nothing measured yet
 	}
 	if m.busy {
 		state := m.live.state
 		if state == "" {
 			state = "waiting"
 		}
-		parts = append(parts, m.spin.View()+" "+state+" "+m.elapsed())
+		if strings.HasPrefix(state, "retrying") {
+			parts = append(parts, m.spin.View()+" "+state) // its own clock, not the turn's
+		} else {
+			parts = append(parts, m.spin.View()+" "+state+" "+m.elapsed())
+		}
 		parts = append(parts, "esc/ctrl+c cancels")
 	}
 	return m.st.status.Render(truncateWidth(strings.Join(parts, " · "), m.width))

@@ -216,7 +216,12 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 	if len(next) == 0 {
 		return nil
 	}
-	return m.startTurn(strings.Join(next, "\n\n"))
+	// Each queued item is its own turn, as the pending list shows them:
+	// the first starts now, the others wait for the turns before them.
+	for _, t := range next[1:] {
+		m.pending = append(m.pending, pendingItem{text: t})
+	}
+	return m.startTurn(next[0])
 }
 
 // saveSession marks history as changed other than by appends (healing,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
@@ -62,8 +63,12 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	defer close(done)
 	go func() {
 		select {
-		case <-sigs:
-			cancel.Cancel("interrupted")
+		case sig := <-sigs:
+			reason := "interrupted (ctrl+c)"
+			if sig == syscall.SIGTERM {
+				reason = "terminated (SIGTERM)"
+			}
+			cancel.Cancel(reason)
 		case <-done:
 			return
 		}
