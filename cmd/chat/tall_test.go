@@ -153,3 +153,25 @@ func TestTUIFullscreenReachesTheTop(t *testing.T) {
 	}
 	tm.waitFor("question 1\n", 5*time.Second)
 }
+
+// TestTUIResizeMidStream: the window shrinks while a tall answer streams;
+// the prompt and the status bar survive and no stale frame is left.
+func TestTUIResizeMidStream(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: tallAnswer(60), Piece: 40, Delay: 4 * time.Millisecond})
+	tm := startTermOpts(t, srv, termOpts{width: 120, height: 40})
+	tm.typeText("tell me a lot")
+	tm.keys("Enter")
+	tm.waitFor("item 5 of the list", 10*time.Second)
+	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
+	tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	visible := tm.tmux("capture-pane", "-p", "-t", "main")
+	lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
+	if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
+		t.Fatalf("after the resize, the prompt or the status bar is broken:\n%s", visible)
+	}
+	if all := tm.screen(); strings.Count(all, "Ask anything") != 1 || strings.Contains(all, "streaming") {
+		t.Fatalf("a stale frame after the resize:\n%s", all)
+	}
+}
