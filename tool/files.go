@@ -145,12 +145,7 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return "", err
 	}
-	rv, ok := Reviewed(ctx)
-	t, err := l.targetOf(rv, ok, args.Path)
-	if err != nil {
-		return "", err
-	}
-	root, err := t.root()
+	t, root, err := l.rootOf(ctx, args.Path)
 	if err != nil {
 		return "", err
 	}

@@ -69,12 +69,7 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	if limit <= 0 {
 		limit = 200
 	}
-	rv, ok := Reviewed(ctx)
-	t, err := g.targetOf(rv, ok, args.Path)
-	if err != nil {
-		return "", err
-	}
-	root, err := t.root()
+	t, root, err := g.rootOf(ctx, args.Path)
 	if err != nil {
 		return "", err
 	}

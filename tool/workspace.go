@@ -2,6 +2,7 @@ package tool
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -115,6 +116,21 @@ func (w Workspace) targetOf(r Review, ok bool, p string) (*fileTarget, error) {
 		return r.file, nil
 	}
 	return w.target(p)
+}
+
+// rootOf opens the confining directory of the call's approved target (or,
+// outside Dispatch, of p resolved now); the caller closes the root.
+func (w Workspace) rootOf(ctx context.Context, p string) (*fileTarget, *os.Root, error) {
+	rv, ok := Reviewed(ctx)
+	t, err := w.targetOf(rv, ok, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	root, err := t.root()
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, root, nil
 }
 
 // root opens the confining directory, refusing one that is not the

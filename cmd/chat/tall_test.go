@@ -29,6 +29,18 @@ func tallAnswer(n int) string {
 	return b.String()
 }
 
+// promptAndStatusIntact checks, once the screen settled, that the input
+// prompt is on screen and the status bar is the last line.
+func (tm *pane) promptAndStatusIntact(when string) {
+	tm.t.Helper()
+	time.Sleep(300 * time.Millisecond)
+	visible := tm.tmux("capture-pane", "-p", "-t", "main")
+	lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
+	if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
+		tm.t.Fatalf("%s, the prompt or the status bar is broken:\n%s", when, visible)
+	}
+}
+
 // TestTUITallAnswerKeepsTheScreen: an answer taller than the window, at
 // 80×24 and 120×40, leaves the prompt and the status bar intact and no
 // stale frame (the placeholder, "waiting for the model") in the
@@ -44,12 +56,7 @@ func TestTUITallAnswerKeepsTheScreen(t *testing.T) {
 			tm.typeText("tell me a lot")
 			tm.keys("Enter")
 			tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
-			time.Sleep(300 * time.Millisecond)
-			visible := tm.tmux("capture-pane", "-p", "-t", "main")
-			lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
-			if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
-				t.Fatalf("the prompt or the status bar is broken:\n%s", visible)
-			}
+			tm.promptAndStatusIntact("after the answer")
 			all := tm.screen()
 			for _, stale := range []string{"waiting for the model", "streaming"} {
 				if strings.Contains(all, stale) {
@@ -73,12 +80,7 @@ func TestTUITallAnswerKeepsTheScreen(t *testing.T) {
 			tm.paste(paste.String())
 			tm.keys("Enter")
 			tm.waitFor("pasted answer", 15*time.Second)
-			time.Sleep(300 * time.Millisecond)
-			visible = tm.tmux("capture-pane", "-p", "-t", "main")
-			lines = strings.Split(strings.TrimRight(visible, "\n"), "\n")
-			if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
-				t.Fatalf("after the paste, the prompt or the status bar is broken:\n%s", visible)
-			}
+			tm.promptAndStatusIntact("after the paste")
 			if all := tm.screen(); strings.Count(all, "Ask anything") != 1 || strings.Contains(all, "waiting for the model") {
 				t.Fatalf("a stale frame after the paste:\n%s", all)
 			}
@@ -165,12 +167,7 @@ func TestTUIResizeMidStream(t *testing.T) {
 	tm.waitFor("item 5 of the list", 10*time.Second)
 	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
 	tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
-	time.Sleep(300 * time.Millisecond)
-	visible := tm.tmux("capture-pane", "-p", "-t", "main")
-	lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
-	if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
-		t.Fatalf("after the resize, the prompt or the status bar is broken:\n%s", visible)
-	}
+	tm.promptAndStatusIntact("after the resize")
 	if all := tm.screen(); strings.Count(all, "Ask anything") != 1 || strings.Contains(all, "streaming") {
 		t.Fatalf("a stale frame after the resize:\n%s", all)
 	}
