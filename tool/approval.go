@@ -35,6 +35,7 @@ const (
 	GrantWrite                      // writing under a directory
 	GrantShell                      // shell commands starting with a prefix
 	GrantHost                       // fetching from one host
+	GrantTool                       // every call of one tool (a tool that names no narrower scope)
 )
 
 // Grant is one thing an "always" answer allows for the rest of the
@@ -54,6 +55,8 @@ func (g Grant) String() string {
 		return "commands starting with " + g.Value
 	case GrantHost:
 		return "fetching from " + g.Value
+	case GrantTool:
+		return "every call of " + g.Value
 	}
 	return g.Value
 }
@@ -157,6 +160,9 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 	}
 	mustAsk := false
 	needs := r.Review.Grants
+	if len(needs) == 0 && r.Review.Command == "" {
+		needs = []Grant{{Kind: GrantTool, Value: r.Tool}} // no narrower scope: the tool
+	}
 	if c := r.Review.Command; c != "" {
 		sh := analyzeShell(c)
 		for _, cmd := range sh.commands {

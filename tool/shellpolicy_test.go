@@ -217,3 +217,26 @@ func FuzzShellPolicy(f *testing.F) {
 		})
 	})
 }
+
+// TestAlwaysForAToolWithoutScope: a tool that asks but names no narrower
+// scope gets "always" for itself, and only itself.
+func TestAlwaysForAToolWithoutScope(t *testing.T) {
+	t.Parallel()
+	p := &Policy{}
+	asked := 0
+	always := ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		asked++
+		if len(r.Always) != 1 || r.Always[0] != (Grant{Kind: GrantTool, Value: r.Tool}) {
+			t.Fatalf("offered %+v", r.Always)
+		}
+		return Decision{Verdict: AllowAlways}, nil
+	})
+	for _, name := range []string{"remote__deploy", "remote__deploy", "other__tool"} {
+		if _, err := p.decide(context.Background(), Request{Tool: name, Review: Review{NeedsApproval: true}}, always); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked != 2 {
+		t.Fatalf("asked %d times, want 2", asked)
+	}
+}
