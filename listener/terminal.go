@@ -5,7 +5,8 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // Terminal writes a turn as plain text: the answer streams to Out, and
@@ -147,12 +148,5 @@ func (t *Terminal) endAnswerLine() {
 }
 
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > max {
-		for max > 0 && !utf8.RuneStart(s[max]) {
-			max--
-		}
-		return s[:max] + "…"
-	}
-	return s
+	return clip.String(strings.Join(strings.Fields(s), " "), max)
 }

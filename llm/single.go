@@ -27,7 +27,7 @@ func (c *Client) single(ctx context.Context, wire openai.ChatCompletionRequest, 
 	}
 	var wc wireCompletion
 	if err := json.Unmarshal(x.body, &wc); err != nil {
-		return Response{}, false, fmt.Errorf("%w: %s answered with %v in %q", ErrMalformed, c.url, err, clip(x.body, 120))
+		return Response{}, false, fmt.Errorf("%w: %s answered with %v in %q", ErrMalformed, c.url, err, clipBytes(x.body, 120))
 	}
 	if wc.Error != nil {
 		return Response{}, false, &APIError{URL: c.url, Message: wc.Error.Message, Type: wc.Error.Type, Code: fmt.Sprint(orEmpty(wc.Error.Code))}

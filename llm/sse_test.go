@@ -25,7 +25,7 @@ func TestSSENormalizer(t *testing.T) {
 			n := newSSENormalizer(io.NopCloser(iotest.OneByteReader(strings.NewReader(tt.in))), nil)
 			got, err := io.ReadAll(n)
 			if err != nil || string(got) != tt.want {
-				t.Fatalf("got %q (%v), want %q", clip(got, 200), err, clip([]byte(tt.want), 200))
+				t.Fatalf("got %q (%v), want %q", clipBytes(got, 200), err, clipBytes([]byte(tt.want), 200))
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/session"
 )
 
@@ -152,7 +153,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		}
 		var wc wireChunk
 		if jerr := json.Unmarshal(raw, &wc); jerr != nil {
-			return resp, started, fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clip(raw, 120))
+			return resp, started, fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clipBytes(raw, 120))
 		}
 		if wc.Error != nil {
 			return resp, started, &APIError{URL: c.url, Message: wc.Error.Message, Type: wc.Error.Type, Code: fmt.Sprint(orEmpty(wc.Error.Code))}
@@ -211,9 +212,4 @@ func (c *Client) wrapAt(ctx context.Context, err error, x *exchange, url string)
 	return classify(err, url, x)
 }
 
-func clip(b []byte, n int) string {
-	if len(b) > n {
-		return string(b[:n]) + "…"
-	}
-	return string(b)
-}
+func clipBytes(b []byte, n int) string { return clip.String(string(b[:min(len(b), n+4)]), n) }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // SchemaVersion is the version of the session file format written here.
@@ -322,7 +324,7 @@ func Load(path string) (Loaded, error) {
 			if torn && n == len(lines) {
 				l.Warnings = append(l.Warnings, fmt.Sprintf("%s: dropped a partially written last line (%d bytes); everything before it is kept", path, len(raw)))
 			} else {
-				l.Warnings = append(l.Warnings, fmt.Sprintf("%s line %d: not a message, skipped (%s)", path, n, clip(string(raw), 60)))
+				l.Warnings = append(l.Warnings, fmt.Sprintf("%s line %d: not a message, skipped (%s)", path, n, clip.String(string(raw), 60)))
 			}
 			continue
 		}
@@ -495,11 +497,4 @@ func (st Store) Latest(dir string) (Info, error) {
 // Remove deletes a session file.
 func (st Store) Remove(id string) error {
 	return os.Remove(st.path(id))
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

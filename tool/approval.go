@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // Review is what a tool says about one call before it runs: whether a
@@ -168,7 +170,7 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		for _, cmd := range sh.commands {
 			for _, prefix := range p.DenyShell {
 				if cmd.matches(prefix) {
-					return Decision{Verdict: Deny, Reason: fmt.Sprintf("the command %q is denied by the user's configuration (deny_shell %q)", clipRunes(cmd.String(), 80), prefix)}, nil
+					return Decision{Verdict: Deny, Reason: fmt.Sprintf("the command %q is denied by the user's configuration (deny_shell %q)", clip.String(cmd.String(), 160), prefix)}, nil
 				}
 			}
 		}

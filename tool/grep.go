@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // Grep searches files for a regular expression.
@@ -127,7 +129,7 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 			}
 			text := string(line)
 			if len(text) > grepLineShown || long {
-				text = clipBytes(text, grepLineShown) + "…"
+				text = clip.Prefix(text, grepLineShown) + "…"
 			}
 			fmt.Fprintf(&b, "%s:%d: %s\n", shown(p), n, text)
 			if found++; found >= limit {
@@ -211,15 +213,4 @@ func (l *lineRunes) drain() {
 		_, err := l.br.ReadSlice('\n')
 		l.done = err != bufio.ErrBufferFull
 	}
-}
-
-// clipBytes cuts s to at most n bytes without splitting a character.
-func clipBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // Schema is the subset of JSON Schema our tools use to describe their
@@ -33,9 +35,9 @@ func CheckArgs(schema, args json.RawMessage) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		if !json.Valid(args) {
-			return fmt.Errorf("arguments are not valid JSON (%s)", clip(string(args), 80))
+			return fmt.Errorf("arguments are not valid JSON (%s)", clip.String(string(args), 80))
 		}
-		return fmt.Errorf("arguments must be a JSON object, got %s", clip(string(args), 80))
+		return fmt.Errorf("arguments must be a JSON object, got %s", clip.String(string(args), 80))
 	}
 	var s Schema
 	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
@@ -92,11 +94,4 @@ func jsonType(raw json.RawMessage) string {
 		return "object"
 	}
 	return "null"
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // shellCommand is one simple command of a command line as the policy sees
@@ -483,14 +485,5 @@ func wordText(w *syntax.Word) string {
 	}
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, w)
-	return clipRunes(b.String(), 60)
-}
-
-// clipRunes cuts s to at most n runes, marking the cut.
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
+	return clip.String(b.String(), 120)
 }
