@@ -219,12 +219,42 @@ func (a *Agent) Listeners() *listener.List { return a.o.Listeners }
 // the Result and the Cancelled event.
 func (a *Agent) Cancel(reason string) { a.o.Cancellable.Cancel(reason) }
 
-// Run takes one user message through the loop.
+// Outcome is how a turn ended, for Start.
+type Outcome struct {
+	Turn   uint64
+	Result Result
+	Err    error
+}
+
+// Start begins a turn and returns its id at once, before any of its events
+// is emitted (every event of the turn carries it in its Origin); the
+// outcome arrives on the channel. It waits for a running turn to end
+// first: turns never overlap.
+func (a *Agent) Start(ctx context.Context, text string, files ...session.FilePart) (uint64, <-chan Outcome) {
+	done := make(chan Outcome, 1)
+	a.runMu.Lock() // handed to the turn's goroutine, which unlocks it
+	id := a.turns.Add(1)
+	a.arm(ctx) // before returning: a Cancel right after Start must count
+	go func() {
+		defer a.runMu.Unlock()
+		res, err := a.run(ctx, id, text, files)
+		done <- Outcome{Turn: id, Result: res, Err: err}
+	}()
+	return id, done
+}
+
+// Run takes one user message through the loop and waits for the outcome.
 func (a *Agent) Run(ctx context.Context, text string, files ...session.FilePart) (Result, error) {
+	_, done := a.Start(ctx, text, files...)
+	o := <-done
+	return o.Result, o.Err
+}
+
+func (a *Agent) run(ctx context.Context, id uint64, text string, files []session.FilePart) (Result, error) {
 	if strings.TrimSpace(text) == "" && len(files) == 0 {
 		return Result{}, ErrEmptyInput
 	}
-	return a.turn(ctx, func(t *turn) error {
+	return a.turn(ctx, id, func(t *turn) error {
 		t.request = text
 		// Calls left pending by an earlier turn or process (the resume
 		// boundary) run first: their results must precede a new message.
@@ -242,7 +272,10 @@ func (a *Agent) Run(ctx context.Context, text string, files ...session.FilePart)
 // calls of the resume boundary run first, then the loop goes on. A session
 // that ends in a user message simply gets its answer.
 func (a *Agent) Resume(ctx context.Context) (Result, error) {
-	return a.turn(ctx, func(t *turn) error {
+	a.runMu.Lock()
+	defer a.runMu.Unlock()
+	a.arm(ctx)
+	return a.turn(ctx, a.turns.Add(1), func(t *turn) error {
 		msgs := t.sess.Messages()
 		t.request = lastUserText(msgs)
 		if pending := session.PendingCalls(msgs); len(pending) > 0 {
@@ -259,17 +292,19 @@ func (a *Agent) Resume(ctx context.Context) (Result, error) {
 	})
 }
 
-func (a *Agent) turn(ctx context.Context, body func(*turn) error) (Result, error) {
-	a.runMu.Lock()
-	defer a.runMu.Unlock()
-	c := a.o.Cancellable
+// arm readies the controls for a new turn. The turn's context derives
+// from the caller's: cancelling ctx cancels the turn, with ctx's cause as
+// the reason.
+func (a *Agent) arm(ctx context.Context) {
 	a.o.StepLimit.Reset()
-	c.Reset()
-	stop := context.AfterFunc(ctx, func() { c.Cancel(context.Cause(ctx).Error()) })
-	defer stop()
+	a.o.Cancellable.Start(ctx)
+}
+
+// turn runs body as turn id; the caller holds runMu and armed the controls.
+func (a *Agent) turn(ctx context.Context, id uint64, body func(*turn) error) (Result, error) {
 
 	a.cfgMu.Lock()
-	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, tools: a.o.Tools, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Add(1)}}
+	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, tools: a.o.Tools, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: id}}
 	a.cfgMu.Unlock()
 	err := body(t)
 	if err != nil && !errors.Is(err, ErrNothingToResume) {

@@ -516,3 +516,81 @@ func TestHugeToolOutputStaysBounded(t *testing.T) {
 	}
 	t.Logf("%d MB of output: heap peak %d MB, result %d bytes", mb, peak>>20, len(result))
 }
+
+// TestStartNumbersTheTurnFirst: Start hands out the turn id before any
+// event, and every event of the turn carries it; a tool call sees it in
+// its context (approvals use it).
+func TestStartNumbersTheTurnFirst(t *testing.T) {
+	t.Parallel()
+	var seen listener.Origin
+	probe := &probeTool{see: func(ctx context.Context) { seen, _ = listener.OriginOf(ctx) }}
+	r := newRig(t, []tool.Tool{probe},
+		oaitest.Answer{Text: "one"},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "c1", Name: "probe", Args: `{}`}}}, oaitest.Answer{Text: "two"})
+	for want := uint64(1); want <= 2; want++ {
+		id, done := r.agent.Start(context.Background(), "q")
+		if id != want {
+			t.Fatalf("turn id %d, want %d", id, want)
+		}
+		select {
+		case o := <-done:
+			if o.Err != nil || o.Turn != id {
+				t.Fatal(o)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the turn never ended")
+		}
+	}
+	for _, e := range r.rec.Events() {
+		if e.Source().Turn == 0 || e.Source().Turn > 2 {
+			t.Fatalf("%s carries turn %d", e.Kind(), e.Source().Turn)
+		}
+	}
+	if seen.Turn != 2 {
+		t.Fatalf("the tool saw origin %+v", seen)
+	}
+}
+
+// TestCallerContextCancelsTheTurn: the turn's context derives from the
+// caller's: cancelling it with a cause ends the turn with that reason.
+func TestCallerContextCancelsTheTurn(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	r := newRig(t, nil, oaitest.Answer{Text: "a long answer that hangs", Piece: 4, Gate: gate, GateAfter: 1})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	_, done := r.agent.Start(ctx, "q")
+	select {
+	case <-gate.Entered():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream never started")
+	}
+	cancel(errors.New("the window closed"))
+	select {
+	case o := <-done:
+		var ce *control.CancelledError
+		if !errors.As(o.Err, &ce) || ce.Reason != "the window closed" || o.Result.InterruptReason != "the window closed" {
+			t.Fatalf("%v %+v", o.Err, o.Result)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancelling the caller's context did not end the turn")
+	}
+	select {
+	case <-r.srv.Hangups():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server never saw the connection close")
+	}
+}
+
+type probeTool struct {
+	tool.Unreviewed
+	see func(context.Context)
+}
+
+func (*probeTool) Name() string                { return "probe" }
+func (*probeTool) Description() string         { return "looks at its context" }
+func (*probeTool) Parameters() json.RawMessage { return tool.Object(nil, nil) }
+func (*probeTool) Timeout() time.Duration      { return 0 }
+func (p *probeTool) Run(ctx context.Context, _ json.RawMessage) (string, error) {
+	p.see(ctx)
+	return "seen", nil
+}

@@ -105,7 +105,7 @@ func (t *turn) runTools(calls []session.ToolCall) error {
 		if err := o.Cancellable.Check(); err != nil {
 			return err
 		}
-		ctx := tool.WithProgress(o.Cancellable.Context(), func(text string) {
+		ctx := tool.WithProgress(listener.WithOrigin(o.Cancellable.Context(), t.origin), func(text string) {
 			t.emit(listener.ToolOutput{Origin: t.origin, ID: c.ID, Name: c.Name, Text: text})
 		})
 		res := t.tools.Dispatch(ctx, c.Name, c.Arguments)

@@ -13,28 +13,36 @@ type Cancellable struct {
 	mu     sync.Mutex
 	base   context.Context
 	ctx    context.Context
-	cancel context.CancelFunc
+	cancel context.CancelCauseFunc
 	reason string
 	done   bool
 }
 
 // NewCancellable returns a Cancellable whose turn contexts derive from base
-// (context.Background() when nil).
+// (context.Background() when nil) unless Start is given another parent.
 func NewCancellable(base context.Context) *Cancellable {
 	if base == nil {
 		base = context.Background()
 	}
 	c := &Cancellable{base: base}
-	c.ctx, c.cancel = context.WithCancel(base)
+	c.ctx, c.cancel = context.WithCancelCause(base)
 	return c
 }
 
-// Reset arms a fresh turn context. The previous one stays cancelled, so
-// anything still holding it from an earlier turn keeps seeing "stop".
-func (c *Cancellable) Reset() {
+// Reset arms a fresh turn context from the base. The previous one stays
+// cancelled, so anything still holding it from an earlier turn keeps
+// seeing "stop".
+func (c *Cancellable) Reset() { c.Start(nil) }
+
+// Start arms a fresh turn context derived from parent (the base when nil):
+// cancelling parent cancels the turn, with parent's cause as the reason.
+func (c *Cancellable) Start(parent context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ctx, c.cancel = context.WithCancel(c.base)
+	if parent == nil {
+		parent = c.base
+	}
+	c.ctx, c.cancel = context.WithCancelCause(parent)
 	c.reason = ""
 	c.done = false
 }
@@ -48,23 +56,29 @@ func (c *Cancellable) Cancel(reason string) {
 		c.done = true
 		c.reason = reason
 	}
-	c.cancel()
+	c.cancel(&CancelledError{Reason: c.reason})
 }
 
-// Check returns a *CancelledError once Cancel was called in this turn.
+// Check returns a *CancelledError once the turn was cancelled: by Cancel,
+// or by the parent context given to Start.
 func (c *Cancellable) Check() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.done {
 		return &CancelledError{Reason: c.reason}
 	}
+	if c.ctx.Err() != nil {
+		c.done = true
+		c.reason = context.Cause(c.ctx).Error()
+		return &CancelledError{Reason: c.reason}
+	}
 	return nil
 }
 
-// Cancelled reports whether Cancel was called in this turn.
+// Cancelled reports whether the turn was cancelled.
 func (c *Cancellable) Cancelled() bool { return c.Check() != nil }
 
-// Context is the current turn's context: done when Cancel is called.
+// Context is the current turn's context: done when the turn is cancelled.
 func (c *Cancellable) Context() context.Context {
 	c.mu.Lock()
 	defer c.mu.Unlock()

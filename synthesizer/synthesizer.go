@@ -42,11 +42,6 @@ type Options struct {
 // Run returns the synthesized assistant message (marked Synthesized).
 func Run(ctx context.Context, o Options, request string, history []session.Message) (session.Message, error) {
 	origin := listener.Origin{Agent: o.Listeners.ID(), Turn: o.Turn}
-	// Defensive: one completion and no more, whatever the server sends.
-	steps := control.NewStepLimit(1)
-	if err := steps.Tick(); err != nil {
-		return session.Message{}, err
-	}
 	req := llm.Request{
 		Model:    o.Model,
 		NoStream: o.NoStream,
@@ -55,7 +50,7 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 			session.User(Prompt(request, history)),
 		},
 	}
-	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, origin, o.Cancellable))
+	resp, err := o.Client.Complete(ctx, req, emit.Handler(o.Listeners, origin, o.Cancellable))
 	if cerr := o.Cancellable.Check(); cerr != nil {
 		return session.Message{}, cerr
 	}

@@ -41,7 +41,8 @@ func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision,
 		return tool.Decision{Verdict: tool.Deny, Reason: "no one is at the keyboard to approve it"}, nil
 	}
 	reply := make(chan tool.Decision, 1)
-	send(approvalMsg{req: r, reply: reply})
+	origin, _ := listener.OriginOf(ctx)
+	send(approvalMsg{req: r, reply: reply, origin: origin})
 	select {
 	case d := <-reply:
 		return d, nil
@@ -51,8 +52,9 @@ func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision,
 }
 
 type approvalMsg struct {
-	req   tool.Request
-	reply chan<- tool.Decision
+	req    tool.Request
+	reply  chan<- tool.Decision
+	origin listener.Origin // the agent and turn that ask
 }
 
 // asking is a pending approval; reasoning is true while the person types
@@ -67,6 +69,13 @@ type asking struct {
 }
 
 func (m *Model) onApproval(msg approvalMsg) {
+	// A question from a turn that was cancelled, or is over, is not shown:
+	// its tool must not run.
+	main := msg.origin.Agent == "" && msg.origin.Turn != 0
+	if !m.busy || (main && (msg.origin.Turn <= m.ignoreUpTo || msg.origin.Turn != m.turn)) {
+		msg.reply <- tool.Decision{Verdict: tool.Deny, Reason: "the turn that asked is over"}
+		return
+	}
 	m.asking = &asking{approvalMsg: msg, shown: m.now()}
 	m.live.state = "waiting for your approval"
 	m.notice = ""

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/tool"
 )
 
@@ -174,5 +176,32 @@ func TestTypingNeverAnswers(t *testing.T) {
 	deliberately(f, "n")
 	if d := answered(t, reply); d.Verdict != tool.Deny {
 		t.Fatal(d)
+	}
+}
+
+// TestLateEventsOfACancelledTurnAreDropped: after Ctrl+C, an answer, an
+// error or an approval request that still arrives from the cancelled turn
+// shows nothing, and the approval is refused so its tool never runs.
+func TestLateEventsOfACancelledTurnAreDropped(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("first")
+	turn := f.m.turn
+	f.send(press("ctrl+c"))
+	before := f.printed()
+	o := listener.Origin{Turn: turn}
+	f.event(listener.AssistantDelta{Origin: o, Text: "LATE DELTA"})
+	f.event(listener.Assistant{Origin: o, Text: "LATE ANSWER"})
+	f.event(listener.Error{Origin: o, Err: errors.New("LATE ERROR")})
+	reply := make(chan tool.Decision, 1)
+	f.send(approvalMsg{req: tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "rm -rf x"}}, reply: reply, origin: o})
+	if got := f.printed(); got != before || strings.Contains(ansi.Strip(f.m.View().Content), "LATE") {
+		t.Fatalf("a late event showed:\n%s", got)
+	}
+	if f.m.asking != nil {
+		t.Fatal("a late approval is asked")
+	}
+	if d := answered(t, reply); d.Verdict != tool.Deny {
+		t.Fatalf("a late approval was not refused: %+v", d)
 	}
 }

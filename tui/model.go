@@ -73,6 +73,7 @@ type liveTurn struct {
 // Model is the root Bubble Tea model.
 type Model struct {
 	opts Options
+	ctx  context.Context // the program's: turns derive theirs from it
 	st   styles
 	md   markdown
 	now  func() time.Time
@@ -137,7 +138,7 @@ func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{opts: o, now: o.Now, width: 80, height: 24, dark: true}
+	m := &Model{opts: o, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}

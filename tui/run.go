@@ -23,6 +23,7 @@ func (b bridge) OnEvent(e listener.Event) { b.p.Send(agentEventMsg{ev: e}) }
 // the bridge for the program's lifetime.
 func Run(ctx context.Context, o Options, ls *listener.List) error {
 	m := New(o)
+	m.ctx = ctx
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(framesPerSecond))
 	rl := listener.NewRateLimited(bridge{p}, framesPerSecond)
 	ls.Add(rl)

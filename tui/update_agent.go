@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -23,19 +22,22 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	if len(files) > 0 {
 		m.print(m.st.dim.Render("  " + attachmentList(files)))
 	}
-	m.turn++
 	m.busy, m.started, m.steps = true, m.now(), 0
 	m.live = liveTurn{state: "waiting for the model"}
 	m.sanitizer = listener.Sanitizer{Visible: true}
 	m.streamed = false
 	m.lastUser = text
 	m.notice = ""
-	a, id := m.opts.Agent, m.turn
-	run := func() tea.Msg {
-		res, err := a.Run(context.Background(), text, files...)
-		return turnDoneMsg{turn: id, res: res, err: err}
+	// The agent numbers the turn before it emits anything, so every event
+	// of it (and every approval it asks) can be told from a late one of an
+	// earlier, cancelled turn.
+	id, done := m.opts.Agent.Start(m.ctx, text, files...)
+	m.turn = id
+	wait := func() tea.Msg {
+		o := <-done
+		return turnDoneMsg{turn: o.Turn, res: o.Result, err: o.Err}
 	}
-	return tea.Batch(run, m.spin.Tick)
+	return tea.Batch(wait, m.spin.Tick)
 }
 
 // cancel stops the running turn at once: the agent aborts the stream and
