@@ -7,11 +7,12 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/chatrepl/chat/internal/xdg"
 )
 
 // DefaultMaxSteps is the step budget of a turn when nothing says otherwise.
@@ -111,17 +112,7 @@ func (c Config) Steps() int {
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/chat/config.toml (~/.config/… without it).
-func DefaultPath(getenv func(string) string) string {
-	dir := getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = "."
-		}
-		dir = filepath.Join(home, ".config")
-	}
-	return filepath.Join(dir, "chat", "config.toml")
-}
+func DefaultPath(getenv func(string) string) string { return xdg.Config.Chat(getenv, "config.toml") }
 
 // Load reads the file at path (a missing file is fine), then applies the
 // environment and the flags. It does not decide the endpoint; see Resolve.

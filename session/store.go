@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chatrepl/chat/internal/clip"
+	"github.com/chatrepl/chat/internal/xdg"
 )
 
 // SchemaVersion is the version of the session file format written here.
@@ -47,17 +48,7 @@ type line struct {
 type Store struct{ Dir string }
 
 // DefaultDir is $XDG_DATA_HOME/chat/sessions (~/.local/share/… without it).
-func DefaultDir(getenv func(string) string) string {
-	dir := getenv("XDG_DATA_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = "."
-		}
-		dir = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(dir, "chat", "sessions")
-}
+func DefaultDir(getenv func(string) string) string { return xdg.Data.Chat(getenv, "sessions") }
 
 func (st Store) path(id string) string { return filepath.Join(st.Dir, id+".jsonl") }
 

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
@@ -81,17 +80,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 }
 
 // historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).
-func historyPath(getenv func(string) string) string {
-	dir := getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(home, ".local", "state")
-	}
-	return filepath.Join(dir, "chat", "history.jsonl")
-}
+func historyPath(getenv func(string) string) string { return xdg.State.Chat(getenv, "history.jsonl") }
 
 func names(defs map[string]agent.Definition) []string {
 	out := make([]string, 0, len(defs))
