@@ -232,19 +232,13 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 // dropLastExchange removes the last user message and all after it, and
 // returns that message.
 func (m *Model) dropLastExchange() (session.Message, bool) {
-	s := m.opts.Agent.Session()
-	msgs := s.Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == session.RoleUser {
-			if _, err := s.TruncateAt(msgs[i].ID); err != nil {
-				m.notice = err.Error()
-				return session.Message{}, false
-			}
-			m.saveSession()
-			return msgs[i], true
-		}
+	q, err := m.opts.Agent.Session().DropLastExchange()
+	if err != nil {
+		m.notice = err.Error()
+		return session.Message{}, false
 	}
-	return session.Message{}, false
+	m.saveSession()
+	return q, true
 }
 
 // retry drops the last exchange from history and sends its question again.
@@ -322,15 +316,11 @@ func (m *Model) onResumed(msg resumedMsg) {
 // continueTurn replaces a synthesized answer by more work: the answer is
 // dropped and the loop goes on with a fresh budget.
 func (m *Model) continueTurn() tea.Cmd {
-	msgs := m.opts.Agent.Session().Messages()
-	if !m.lastSynthesized || len(msgs) == 0 || !msgs[len(msgs)-1].Synthesized {
+	if !m.lastSynthesized || m.opts.Agent.Session().DropSynthesized() != nil {
 		m.notice = "/continue follows a synthesized answer (when the step budget ran out)"
 		return nil
 	}
-	if _, err := m.opts.Agent.Session().TruncateAt(msgs[len(msgs)-1].ID); err != nil {
-		m.notice = err.Error()
-		return nil
-	}
+	m.saveSession()
 	m.lastSynthesized = false
 	return m.startTurn("Continue the task where you stopped. Your step budget has been renewed.")
 }

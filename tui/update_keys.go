@@ -7,8 +7,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/chatrepl/chat/session"
 )
 
 // quitWindow is how long a first Ctrl+C at idle waits for the second.
@@ -144,14 +142,10 @@ func (m *Model) escAtIdle() tea.Cmd {
 	if !m.input.empty() || now.Sub(m.lastEsc) > time.Second {
 		return nil
 	}
-	msgs := m.opts.Agent.Session().Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == session.RoleUser {
-			m.editing = msgs[i].ID
-			m.input.set(msgs[i].Content)
-			m.notice = "editing your last message: enter runs it again from there, esc leaves"
-			return nil
-		}
+	if q, ok := m.opts.Agent.Session().LastQuestion(); ok {
+		m.editing = q.ID
+		m.input.set(q.Content)
+		m.notice = "editing your last message: enter runs it again from there, esc leaves"
 	}
 	return nil
 }
@@ -192,7 +186,7 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	hist := m.input.remember(text)
 	m.input.clear()
 	if m.editing != "" && !m.busy {
-		_, err := m.opts.Agent.Session().TruncateAt(m.editing)
+		_, err := m.opts.Agent.Session().RewindTo(m.editing)
 		m.editing = ""
 		if err != nil {
 			m.notice = err.Error()

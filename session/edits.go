@@ -1,0 +1,75 @@
+package session
+
+import "errors"
+
+// The history edits a person asks for (undo, retry, edit the last
+// message, continue after a synthesized answer) live here, as operations
+// that keep the tool-call/tool-result invariant; front ends call them and
+// never cut the history themselves. Each is a mutator: no hook fires, and
+// the store rewrites the file on its next Sync.
+
+// ErrNoQuestion is an edit of the last question in a history without one.
+var ErrNoQuestion = errors.New("there is no question to go back to yet")
+
+// ErrNotSynthesized is a continue that does not follow a synthesized answer.
+var ErrNotSynthesized = errors.New("the last answer is not a synthesized one")
+
+// LastQuestion is the newest user message.
+func (s *Session) LastQuestion() (Message, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.msgs) - 1; i >= 0; i-- {
+		if s.msgs[i].Role == RoleUser {
+			return s.msgs[i], true
+		}
+	}
+	return Message{}, false
+}
+
+// DropLastExchange removes the newest question and everything after it
+// (its answer, its tool calls and their results), and returns the
+// question: for /undo (which puts it back in the input) and /retry (which
+// sends it again).
+func (s *Session) DropLastExchange() (Message, error) {
+	q, ok := s.LastQuestion()
+	if !ok {
+		return Message{}, ErrNoQuestion
+	}
+	if _, err := s.TruncateAt(q.ID); err != nil {
+		return Message{}, err
+	}
+	return q, nil
+}
+
+// RewindTo removes the user message id and everything after it, so the
+// conversation can run again from an edited version of it.
+func (s *Session) RewindTo(id string) (Message, error) {
+	s.mu.Lock()
+	for _, m := range s.msgs {
+		if m.ID == id && m.Role != RoleUser {
+			s.mu.Unlock()
+			return Message{}, errors.New("only a question can be edited and run again")
+		}
+	}
+	s.mu.Unlock()
+	removed, err := s.TruncateAt(id)
+	if err != nil {
+		return Message{}, err
+	}
+	return removed[0], nil
+}
+
+// DropSynthesized removes a synthesized final answer, so the loop can go
+// on with a fresh step budget (/continue).
+func (s *Session) DropSynthesized() error {
+	s.mu.Lock()
+	n := len(s.msgs)
+	if n == 0 || !s.msgs[n-1].Synthesized {
+		s.mu.Unlock()
+		return ErrNotSynthesized
+	}
+	id := s.msgs[n-1].ID
+	s.mu.Unlock()
+	_, err := s.TruncateAt(id)
+	return err
+}
