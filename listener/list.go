@@ -2,9 +2,19 @@ package listener
 
 import "sync"
 
-// Listener consumes events. OnEvent is called from the agent's goroutine, in
-// emission order; it must return quickly (hand slow work to a goroutine of
-// its own, as RateLimited and the TUI bridge do).
+// Listener consumes events. It must return quickly (hand slow work to a
+// goroutine of its own, as RateLimited and the TUI bridge do).
+//
+// Where the calls come from, as it is: events of a turn are emitted in
+// order and one at a time. Most come from the agent's goroutine; ToolOutput
+// comes from the goroutine that copies a running tool's output, while the
+// agent waits for that tool, and never after the tool's ToolResult. A
+// listener inside RateLimited is called from whichever goroutine flushes
+// (an emitter, or the rate limiter's timer), still one call at a time and
+// in emission order. ContextCap is the exception: the host emits it from
+// its own goroutine when it learns the window size (SetContextWindow), so
+// it may arrive while a turn's events do; a listener that keeps state must
+// guard it.
 type Listener interface {
 	OnEvent(Event)
 }

@@ -134,3 +134,41 @@ func TestRateLimitedTimerFlushes(t *testing.T) {
 	rl.OnEvent(AssistantDelta{Text: "c"})
 	<-done // a trailing delta is flushed by the timer without any further event
 }
+
+// TestRateLimitedKeepsOrderAcrossKinds: a non-delta event never overtakes
+// deltas queued before it, nor a delta queued after it.
+func TestRateLimitedKeepsOrderAcrossKinds(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{}
+	rl := NewRateLimited(rec, 1) // one flush a second: deltas queue
+	for _, e := range []Event{
+		AssistantDelta{Text: "a"}, AssistantDelta{Text: "b"}, ToolCall{ID: "x"},
+		ThinkingDelta{Text: "t"}, AssistantDelta{Text: "c"}, ToolResult{ID: "x"}, AssistantDelta{Text: "d"}, TurnDone{},
+	} {
+		rl.OnEvent(e)
+	}
+	// Adjacent deltas of one kind may arrive joined or not; their order
+	// against everything else is what counts.
+	var got []string
+	add := func(prefix, text string) {
+		if n := len(got); n > 0 && strings.HasPrefix(got[n-1], prefix) {
+			got[n-1] += text
+			return
+		}
+		got = append(got, prefix+text)
+	}
+	for _, e := range rec.Events() {
+		switch d := e.(type) {
+		case AssistantDelta:
+			add("text:", d.Text)
+		case ThinkingDelta:
+			add("thinking:", d.Text)
+		default:
+			got = append(got, e.Kind())
+		}
+	}
+	want := "text:ab tool_call thinking:t text:c tool_result text:d turn_done"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("delivered %v\nwant      %s", got, want)
+	}
+}

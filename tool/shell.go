@@ -74,6 +74,12 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	out := &shellOutput{ctx: ctx, max: s.maxOutput()}
 	cmd.Stdout, cmd.Stderr = out, out
 	err := cmd.Run()
+	// When WaitDelay lets Run return, a copy of output may still be in
+	// Write: taking the lock waits for it, and nothing is reported after
+	// the call's result.
+	out.mu.Lock()
+	out.closed = true
+	out.mu.Unlock()
 	text := out.String()
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
@@ -100,6 +106,7 @@ type shellOutput struct {
 	ctx     context.Context
 	max     int
 	mu      sync.Mutex
+	closed  bool // the call returned: late output is dropped, never reported
 	head    bytes.Buffer
 	tail    []byte
 	dropped int
@@ -109,6 +116,9 @@ func (o *shellOutput) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	n := len(p)
+	if o.closed {
+		return n, nil
+	}
 	Progress(o.ctx, string(p))
 	half := o.max / 2
 	if room := half - o.head.Len(); room > 0 {
