@@ -290,8 +290,11 @@ func TestCancelClosesTheConnection(t *testing.T) {
 	}()
 	var c collect
 	_, err := newClient(srv).Complete(ctx, ask("x"), c.handler())
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("err %v", err)
+	// A cancel is an outcome, not a network failure: not retried, not
+	// reported as "cannot reach".
+	var conn *llm.ConnError
+	if !errors.Is(err, context.Canceled) || errors.As(err, &conn) || len(c.retries) > 0 {
+		t.Fatalf("err %v (retries %v)", err, c.retries)
 	}
 	select {
 	case <-srv.Hangups():

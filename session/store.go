@@ -143,6 +143,9 @@ type Writer struct {
 	count  int // messages in the file; -1 when the file must be rewritten
 	rev    int // the session revision the file matches
 	err    error
+	// sync flushes an appended file to disk; a seam so a test can see
+	// every append is fsynced.
+	sync func(*os.File) error
 }
 
 // ID is the session's id.
@@ -217,6 +220,9 @@ func (w *Writer) append(msgs []Message) error {
 	}
 	if _, err := w.f.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("session %s: %w", w.path, err)
+	}
+	if w.sync != nil {
+		return w.sync(w.f)
 	}
 	return w.f.Sync()
 }

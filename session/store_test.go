@@ -287,3 +287,53 @@ func TestStoreDirMustBePrivate(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestEveryAppendIsSynced: each message appended to a session file is
+// fsynced before Sync returns.
+func TestEveryAppendIsSynced(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	w, err := st.Create(Header{Dir: "/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	synced := 0
+	w.sync = func(f *os.File) error { synced++; return f.Sync() }
+	s := New()
+	w.Attach(s)
+	s.AppendInput(User("q"))
+	s.Append(Assistant("a"))
+	if synced != 2 {
+		t.Fatalf("%d fsyncs for 2 appends", synced)
+	}
+}
+
+// TestMutationsReachTheFile: SetSystem, UpdateToolResult and Heal change
+// history other than by appending; the next Sync writes them.
+func TestMutationsReachTheFile(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	w, _ := st.Create(Header{Dir: "/x"})
+	call := ToolCall{ID: "c1", Name: "read_file", Arguments: `{}`}
+	s := New(System("old system"))
+	w.Attach(s)
+	_ = w.Sync(s)
+	s.AppendInput(User("q"))
+	s.Append(Assistant("", call), ToolResult(call, "first"), Assistant("", ToolCall{ID: "c2", Name: "grep", Arguments: `{}`}))
+	onDisk := func(what string, ok func([]Message) bool) {
+		t.Helper()
+		if err := w.Sync(s); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(w.Path())
+		if err != nil || !ok(l.Messages) {
+			t.Fatalf("%s did not reach the file: %v %+v", what, err, l.Messages)
+		}
+	}
+	s.SetSystem("new system")
+	onDisk("SetSystem", func(m []Message) bool { return m[0].Content == "new system" })
+	_ = s.UpdateToolResult("c1", func(m *Message) { m.Content = "rewritten" })
+	onDisk("UpdateToolResult", func(m []Message) bool { return m[3].Content == "rewritten" })
+	s.Heal() // fills c2
+	onDisk("Heal", func(m []Message) bool { return len(m) == 6 && m[5].ErrorType == ErrorTypeInterrupted })
+}

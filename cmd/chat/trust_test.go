@@ -306,3 +306,31 @@ func TestCLIEdges(t *testing.T) {
 		t.Fatalf("exit status %s", st)
 	}
 }
+
+// TestLoadPrunesBrokenExchanges: a session file holding a tool call with
+// no result before a later message (an old crash, a hand edit) is
+// repaired on load, so the strict server accepts the continued history.
+func TestLoadPrunesBrokenExchanges(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	srv := oaitest.New(t, oaitest.Answer{Text: "one"}, oaitest.Answer{Text: "two"})
+	run1 := func(args ...string) (string, string, int) {
+		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	}
+	if _, errOut, code := run1("-p", "first"); code != 0 {
+		t.Fatal(errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(home, ".local", "share", "chat", "sessions", "*.jsonl"))
+	b, _ := os.ReadFile(files[0])
+	broken := string(b) +
+		`{"type":"message","id":"b1","role":"assistant","time":"2026-11-22T00:00:00Z","tool_calls":[{"id":"x1","name":"read_file","arguments":"{}"}]}` + "\n" +
+		`{"type":"message","id":"b2","role":"user","time":"2026-11-22T00:00:01Z","content":"asked after the crash"}` + "\n" +
+		`{"type":"message","id":"b3","role":"assistant","time":"2026-11-22T00:00:02Z","content":"answered"}` + "\n"
+	_ = os.WriteFile(files[0], []byte(broken), 0o600)
+	if out, errOut, code := run1("--continue", "-p", "second"); code != 0 || !strings.Contains(out, "two") {
+		t.Fatal(code, out, errOut)
+	}
+	if rej := srv.Rejected(); len(rej) > 0 {
+		t.Fatalf("the strict server refused the continued history: %v", rej)
+	}
+}
