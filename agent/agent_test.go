@@ -270,7 +270,7 @@ func TestCancelMidStream(t *testing.T) {
 			}
 		}
 	}))
-	res, err := r.agent.Run(context.Background(), "tell me")
+	res, err := cancelledWithin(t, r.agent, context.Background(), "tell me")
 	if !errors.Is(err, control.ErrCancelled) || !res.Interrupted || res.InterruptReason != "user pressed Ctrl+C" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -301,7 +301,7 @@ func TestCancelDuringSlowTool(t *testing.T) {
 		<-slow.entered
 		r.agent.Cancel("stop")
 	}()
-	res, err := r.agent.Run(context.Background(), "run it")
+	res, err := cancelledWithin(t, r.agent, context.Background(), "run it")
 	if !errors.Is(err, control.ErrCancelled) {
 		t.Fatal(err)
 	}
@@ -449,9 +449,24 @@ func TestCancelledContextCancelsTheTurn(t *testing.T) {
 		<-gate.Entered()
 		cancel()
 	}()
-	if _, err := r.agent.Run(ctx, "q"); !errors.Is(err, control.ErrCancelled) {
+	if _, err := cancelledWithin(t, r.agent, ctx, "q"); !errors.Is(err, control.ErrCancelled) {
 		t.Fatal(err)
 	}
+}
+
+// cancelledWithin runs a turn the test cancels. When cancellation is
+// broken the test fails in 30 s instead of hanging until the binary's
+// timeout.
+func cancelledWithin(t *testing.T, a *agent.Agent, ctx context.Context, text string) (agent.Result, error) {
+	t.Helper()
+	_, done := a.Start(ctx, text)
+	select {
+	case o := <-done:
+		return o.Result, o.Err
+	case <-time.After(30 * time.Second):
+		t.Fatal("the turn was not cancelled within 30 s: cancellation is broken")
+	}
+	return agent.Result{}, nil
 }
 
 func TestRunAfterLoadRunsPendingCallsFirst(t *testing.T) {

@@ -289,7 +289,17 @@ func TestCancelClosesTheConnection(t *testing.T) {
 		cancel()
 	}()
 	var c collect
-	_, err := newClient(srv).Complete(ctx, ask("x"), c.handler())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := newClient(srv).Complete(ctx, ask("x"), c.handler())
+		errc <- err
+	}()
+	var err error
+	select {
+	case err = <-errc:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the request was not cancelled within 30 s")
+	}
 	// A cancel is an outcome, not a network failure: not retried, not
 	// reported as "cannot reach".
 	var conn *llm.ConnError

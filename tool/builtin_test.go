@@ -229,8 +229,13 @@ func TestRunShellCancelKillsTheGroup(t *testing.T) {
 		}
 	}
 	cancel()
-	if r := <-done; r.ErrType != ErrTypeCancelled {
-		t.Fatal(r)
+	select {
+	case r := <-done:
+		if r.ErrType != ErrTypeCancelled {
+			t.Fatal(r)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the command was not cancelled within 30 s")
 	}
 	for _, p := range pids {
 		for deadline := time.Now().Add(2 * time.Second); ; {

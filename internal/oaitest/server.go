@@ -113,7 +113,12 @@ type Server struct {
 // when the test ends.
 func New(t interface{ Cleanup(func()) }, script ...Reply) *Server {
 	s := NewServer(script...)
-	t.Cleanup(s.Close)
+	t.Cleanup(func() {
+		// A failed test may leave a client blocked on a held stream:
+		// close the connections first, so Close does not wait for it.
+		s.CloseClientConnections()
+		s.Close()
+	})
 	return s
 }
 
