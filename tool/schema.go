@@ -2,8 +2,13 @@ package tool
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"sort"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/chatrepl/chat/internal/clip"
 )
@@ -28,70 +33,85 @@ func Object(required []string, props map[string]*Schema) json.RawMessage {
 // Prop builds a property schema.
 func Prop(typ, description string) *Schema { return &Schema{Type: typ, Description: description} }
 
-// CheckArgs checks args against schema: a JSON object, required keys
-// present, known keys of the declared type. Unknown keys are allowed (models
-// add them); the error names what is wrong so the model can fix its call.
+// CheckArgs checks args against schema with a JSON Schema validator
+// (google/jsonschema-go): a JSON object, required keys, types, enums,
+// items. Unknown keys are allowed (models add them) and a null counts as
+// not given (models send null for optional parameters). The error names
+// what is wrong so the model can fix its call.
 func CheckArgs(schema, args json.RawMessage) error {
-	var obj map[string]json.RawMessage
+	var obj map[string]any
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		if !json.Valid(args) {
 			return fmt.Errorf("arguments are not valid JSON (%s)", clip.String(string(args), 80))
 		}
 		return fmt.Errorf("arguments must be a JSON object, got %s", clip.String(string(args), 80))
 	}
-	var s Schema
-	if len(schema) == 0 || json.Unmarshal(schema, &s) != nil {
+	if len(schema) == 0 {
 		return nil
 	}
-	for _, k := range s.Required {
-		if _, ok := obj[k]; !ok {
-			return fmt.Errorf("missing required parameter %q", k)
+	resolved, err := compiled(schema)
+	if err != nil {
+		return nil // a tool's own schema that does not compile checks nothing
+	}
+	for k, v := range obj {
+		if v == nil {
+			delete(obj, k)
 		}
 	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		p := s.Properties[k]
-		if p == nil || p.Type == "" {
-			continue
-		}
-		if got := jsonType(obj[k]); !typeMatches(p.Type, got, obj[k]) {
-			return fmt.Errorf("parameter %q must be %s, got %s", k, p.Type, got)
-		}
+	if err := resolved.Validate(obj); err != nil {
+		return explain(err)
 	}
 	return nil
 }
 
-func typeMatches(want, got string, raw json.RawMessage) bool {
-	switch {
-	case want == got, got == "null":
-		return true
-	case want == "integer" && got == "number":
-		var f float64
-		return json.Unmarshal(raw, &f) == nil && f == float64(int64(f))
+// schemas caches resolved schemas by their text: a tool's schema does not
+// change, and resolving one per call would cost more than the check.
+var schemas sync.Map // string -> *jsonschema.Resolved
+
+func compiled(schema json.RawMessage) (*jsonschema.Resolved, error) {
+	if r, ok := schemas.Load(string(schema)); ok {
+		return r.(*jsonschema.Resolved), nil
 	}
-	return false
+	var s jsonschema.Schema
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, err
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, err
+	}
+	schemas.Store(string(schema), r)
+	return r, nil
 }
 
-func jsonType(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return "invalid"
+var (
+	missingRe = regexp.MustCompile(`required: missing properties: \["([^"]*)"`)
+	propRe    = regexp.MustCompile(`validating /properties/([^:/]+)`)
+	typeRe    = regexp.MustCompile(`has type "([^"]+)", want "([^"]+)"`)
+)
+
+// explain rewrites the validator's error in the words a model acts on:
+// which parameter, and what it must be.
+func explain(err error) error {
+	msg := err.Error()
+	if m := missingRe.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("missing required parameter %q", m[1])
 	}
-	switch v.(type) {
-	case string:
-		return "string"
-	case float64:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
+	param := ""
+	if ms := propRe.FindAllStringSubmatch(msg, -1); len(ms) > 0 {
+		param = ms[0][1]
 	}
-	return "null"
+	if m := typeRe.FindStringSubmatch(msg); m != nil && param != "" {
+		return fmt.Errorf("parameter %q must be %s, got %s", param, m[2], m[1])
+	}
+	reason := msg[strings.LastIndex(msg, ": ")+2:]
+	if i := strings.LastIndex(msg, "validating "); i >= 0 {
+		if j := strings.Index(msg[i:], ": "); j >= 0 {
+			reason = msg[i+j+2:]
+		}
+	}
+	if param != "" {
+		return fmt.Errorf("parameter %q: %s", param, reason)
+	}
+	return errors.New(reason)
 }

@@ -109,3 +109,25 @@ func TestFileTools(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckArgsEnumsAndItems: the whole schema is checked, enums and
+// array items included (the hand-written checker ignored both).
+func TestCheckArgsEnumsAndItems(t *testing.T) {
+	t.Parallel()
+	schema := json.RawMessage(`{"type":"object","properties":{"mode":{"type":"string","enum":["fast","slow"]},"paths":{"type":"array","items":{"type":"string"}},"n":{"type":"integer"}},"required":["mode"]}`)
+	tests := map[string]string{
+		`{"mode":"fast","paths":["a"],"n":2}`: "",
+		`{"mode":"fast","n":null}`:            "",
+		`{"mode":"fast","extra":1}`:           "",
+		`{"mode":"medium"}`:                   `parameter "mode"`,
+		`{"mode":"fast","paths":[1]}`:         `parameter "paths"`,
+		`{"mode":"fast","n":1.5}`:             `parameter "n" must be integer`,
+		`{}`:                                  `missing required parameter "mode"`,
+	}
+	for args, want := range tests {
+		err := CheckArgs(schema, json.RawMessage(args))
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: %v, want %q", args, err, want)
+		}
+	}
+}
