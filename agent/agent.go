@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
@@ -169,7 +170,7 @@ func (a *Agent) Apply(def Definition, available *tool.Set) error {
 	a.o.Schema = def.StructuredOutput
 	a.cfgMu.Unlock()
 	if a.o.StepLimit != nil {
-		a.o.StepLimit.SetMax(def.Steps())
+		a.o.StepLimit.SetMax(def.MaxSteps.Max())
 	}
 	if def.Instructions != "" {
 		a.SetSystem(def.Instructions)
@@ -197,9 +198,7 @@ func (a *Agent) Definition(identifier string) Definition {
 	defer a.cfgMu.Unlock()
 	d := Definition{Identifier: identifier, Model: a.o.Model, Instructions: a.o.System, Tools: Describe(a.o.Tools.All()),
 		Options: ModelOptions{Temperature: a.o.Temperature, TopP: a.o.TopP, MaxTokens: a.o.MaxTokens}, StructuredOutput: a.o.Schema}
-	if n := a.o.StepLimit.Max(); n > 0 {
-		d.MaxSteps = &n
-	}
+	d.MaxSteps = steps.Budget(a.o.StepLimit.Max())
 	return d
 }
 

@@ -8,14 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/tool"
 )
 
 // DefinitionSchemaVersion is the version of the JSON form written here.
 const DefinitionSchemaVersion = 1
-
-// DefaultMaxSteps is the step budget when a definition does not say.
-const DefaultMaxSteps = 16
 
 // ErrUnknownSchemaVersion is a definition from a newer (or unknown) chat.
 var ErrUnknownSchemaVersion = errors.New("unknown agent definition schema_version")
@@ -28,9 +26,9 @@ type Definition struct {
 	Model        string
 	Instructions string
 	Options      ModelOptions
-	// MaxSteps nil means unlimited (JSON -1); a definition without the key
-	// gets DefaultMaxSteps.
-	MaxSteps *int
+	// MaxSteps is the step budget (JSON -1 is unlimited; a definition
+	// without the key gets steps.Default).
+	MaxSteps steps.Budget
 	Tools    []ToolDescriptor
 	// StructuredOutput is a JSON Schema the final answer must match.
 	StructuredOutput json.RawMessage
@@ -65,9 +63,9 @@ type wireDefinition struct {
 
 // MarshalJSON writes the wire form: schema_version, and -1 for unlimited.
 func (d Definition) MarshalJSON() ([]byte, error) {
-	steps := -1
-	if d.MaxSteps != nil {
-		steps = *d.MaxSteps
+	max := int(d.MaxSteps)
+	if d.MaxSteps == steps.Unlimited {
+		max = -1
 	}
 	tools := d.Tools
 	if tools == nil {
@@ -75,7 +73,7 @@ func (d Definition) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(wireDefinition{
 		SchemaVersion: DefinitionSchemaVersion, Identifier: d.Identifier, Model: d.Model,
-		Instructions: d.Instructions, ModelOptions: d.Options, MaxSteps: &steps,
+		Instructions: d.Instructions, ModelOptions: d.Options, MaxSteps: &max,
 		StructuredOutput: d.StructuredOutput, Tools: tools,
 	})
 }
@@ -126,27 +124,12 @@ func CheckIdentifier(id string) error {
 }
 
 // StepsFromWire reads a max_steps as written in JSON or the config: a
-// missing value is DefaultMaxSteps, -1 is unlimited (nil).
-func StepsFromWire(v *int) (*int, error) {
-	switch {
-	case v == nil:
-		n := DefaultMaxSteps
-		return &n, nil
-	case *v == -1:
-		return nil, nil
-	case *v < 0:
-		return nil, fmt.Errorf("max_steps %d (use -1 for unlimited)", *v)
+// missing value is steps.Default.
+func StepsFromWire(v *int) (steps.Budget, error) {
+	if v == nil {
+		return steps.Default, nil
 	}
-	n := *v
-	return &n, nil
-}
-
-// Steps is the budget for a StepLimit: 0 means unlimited.
-func (d Definition) Steps() int {
-	if d.MaxSteps == nil {
-		return 0
-	}
-	return *d.MaxSteps
+	return steps.Parse(*v)
 }
 
 // Describe makes the descriptors of tools, for a definition.

@@ -8,21 +8,21 @@ import (
 	"testing"
 
 	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/tool"
 )
 
 func TestDefinitionJSON(t *testing.T) {
 	t.Parallel()
 	temp := float32(0.2)
-	eight := 8
 	full := agent.Definition{
 		Identifier: "reviewer", Model: "gpt-4o-mini", Instructions: "Review code.",
-		Options: agent.ModelOptions{Temperature: &temp, MaxTokens: 500}, MaxSteps: &eight,
+		Options: agent.ModelOptions{Temperature: &temp, MaxTokens: 500}, MaxSteps: 8,
 		Tools:            []agent.ToolDescriptor{{Name: "read_file", Description: "reads", ParametersSchema: json.RawMessage(`{"type":"object"}`), Timeout: 10}},
 		StructuredOutput: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`),
 	}
 	unlimited := full
-	unlimited.MaxSteps = nil
+	unlimited.MaxSteps = steps.Unlimited
 	for _, d := range []agent.Definition{full, unlimited} {
 		b, err := json.Marshal(d)
 		if err != nil {
@@ -45,7 +45,7 @@ func TestDefinitionJSON(t *testing.T) {
 		t.Fatalf("wire form %s", b)
 	}
 	var missing agent.Definition
-	if err := json.Unmarshal([]byte(`{"schema_version":1,"identifier":"x"}`), &missing); err != nil || missing.MaxSteps == nil || *missing.MaxSteps != 16 {
+	if err := json.Unmarshal([]byte(`{"schema_version":1,"identifier":"x"}`), &missing); err != nil || missing.MaxSteps != 16 {
 		t.Fatalf("missing max_steps: %+v %v", missing, err)
 	}
 	var future agent.Definition

@@ -12,11 +12,9 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/internal/xdg"
 )
-
-// DefaultMaxSteps is the step budget of a turn when nothing says otherwise.
-const DefaultMaxSteps = 16
 
 // OpenAIBaseURL is used when only an API key is configured.
 const OpenAIBaseURL = "https://api.openai.com/v1"
@@ -35,7 +33,7 @@ type Config struct {
 	APIKey      string   `toml:"api_key"` // better: the environment or api_key_cmd
 	APIKeyCmd   string   `toml:"api_key_cmd"`
 	Model       string   `toml:"model"`
-	MaxSteps    *int     `toml:"max_steps"` // 0 or less: unlimited
+	MaxSteps    *int     `toml:"max_steps"` // 0 (or -1): unlimited; see internal/steps
 	System      string   `toml:"system"`
 	NoStream    bool     `toml:"no_stream"`
 	Temperature *float32 `toml:"temperature"`
@@ -103,12 +101,13 @@ type Flags struct {
 	ContextWindow          *int
 }
 
-// Steps is the effective step budget (0 = unlimited).
-func (c Config) Steps() int {
+// Steps is the effective step budget. Load has checked max_steps.
+func (c Config) Steps() steps.Budget {
 	if c.MaxSteps == nil {
-		return DefaultMaxSteps
+		return steps.Default
 	}
-	return max(*c.MaxSteps, 0)
+	b, _ := steps.Parse(*c.MaxSteps)
+	return b
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/chat/config.toml (~/.config/… without it).
@@ -155,6 +154,11 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if f.MaxSteps != nil {
 		c.MaxSteps = f.MaxSteps
 		c.Sources["max_steps"] = "flag --max-steps"
+	}
+	if c.MaxSteps != nil {
+		if _, err := steps.Parse(*c.MaxSteps); err != nil {
+			return c, fmt.Errorf("%s: %w", c.Sources["max_steps"], err)
+		}
 	}
 	if f.Yes != nil && *f.Yes {
 		c.Yes = true

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chatrepl/chat/internal/steps"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -39,7 +41,7 @@ func TestPrecedence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.BaseURL != tt.base || c.Model != tt.mdl || c.Steps() != tt.steps || c.System != tt.sys || c.Sources["base_url"] != tt.sbase {
+			if c.BaseURL != tt.base || c.Model != tt.mdl || c.Steps().Max() != tt.steps || c.System != tt.sys || c.Sources["base_url"] != tt.sbase {
 				t.Fatalf("%+v", c)
 			}
 		})
@@ -49,7 +51,7 @@ func TestPrecedence(t *testing.T) {
 func TestDefaultsAndResolve(t *testing.T) {
 	t.Parallel()
 	c, err := Load(filepath.Join(t.TempDir(), "missing.toml"), env(nil), Flags{})
-	if err != nil || c.Steps() != DefaultMaxSteps {
+	if err != nil || c.Steps() != steps.Default {
 		t.Fatal(c, err)
 	}
 	if err := c.Resolve(context.Background()); !errors.Is(err, ErrNotConfigured) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {

@@ -34,11 +34,11 @@ func (c Config) Show(w io.Writer) {
 	if c.APIKeyCmd != "" {
 		line("api_key_cmd", `"(set, hidden)"`)
 	}
-	steps := strconv.Itoa(c.Steps())
+	budget := strconv.Itoa(c.Steps().Max())
 	if c.Steps() == 0 {
-		steps = "0 # unlimited"
+		budget = "0 # unlimited"
 	}
-	line("max_steps", steps)
+	line("max_steps", budget)
 	line("system", q(c.System))
 	line("no_stream", strconv.FormatBool(c.NoStream))
 	if c.Temperature != nil {

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 )
@@ -158,16 +159,17 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/steps":
 		sl := a.StepLimit()
 		if arg == "" || sl == nil {
-			m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget: %d tool calls per turn (0 = unlimited)", sl.Max())))
+			m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget: %s tool calls per turn (/steps N sets it, 0 = unlimited)", steps.Budget(sl.Max()))))
 			break
 		}
 		n, err := strconv.Atoi(arg)
-		if err != nil || n < 0 {
-			m.notice = "/steps takes a number, 0 for unlimited"
+		b, perr := steps.Parse(n)
+		if err != nil || perr != nil {
+			m.notice = "/steps takes a number of tool calls, 0 for unlimited"
 			break
 		}
-		sl.SetMax(n)
-		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget set to %d", n)))
+		sl.SetMax(b.Max())
+		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget set to %s", b)))
 	case "/system":
 		if arg == "" {
 			sys := "(none)"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/tool"
 )
 
@@ -53,11 +54,11 @@ func definitions(d deps, o *rootOptions, cfg config.Config) (map[string]agent.De
 func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
 	def := agent.Definition{Identifier: name, Model: ac.Model, Instructions: ac.Instructions,
 		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}}
-	steps, err := agent.StepsFromWire(ac.MaxSteps)
+	budget, err := agent.StepsFromWire(ac.MaxSteps)
 	if err != nil {
 		return def, fmt.Errorf("config agents.%s: %w", name, err)
 	}
-	def.MaxSteps = steps
+	def.MaxSteps = budget
 	for _, t := range ac.Tools {
 		def.Tools = append(def.Tools, agent.ToolDescriptor{Name: t})
 	}
@@ -114,7 +115,11 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 		a.SetSystem(o.system)
 	}
 	if cmdChanged("max-steps") {
-		a.StepLimit().SetMax(o.maxSteps)
+		b, err := steps.Parse(o.maxSteps)
+		if err != nil {
+			return "", err
+		}
+		a.StepLimit().SetMax(b.Max())
 	}
 	return name, nil
 }
@@ -159,10 +164,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			fmt.Fprintln(tw, "NAME\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
 			for _, n := range names {
 				def := defs[n]
-				steps := "unlimited"
-				if def.MaxSteps != nil {
-					steps = fmt.Sprint(*def.MaxSteps)
-				}
+				budget := def.MaxSteps.String()
 				var tools []string
 				for _, t := range def.Tools {
 					tools = append(tools, t.Name)
@@ -174,7 +176,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				if model == "" {
 					model = "(default)"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, model, steps, strings.Join(tools, ","), firstLineOf(def.Instructions))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, model, budget, strings.Join(tools, ","), firstLineOf(def.Instructions))
 			}
 			return tw.Flush()
 		},

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 )
 
@@ -118,7 +119,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL, e.g. http://localhost:8080/v1 (env OPENAI_BASE_URL)")
 	f.StringVar(&o.system, "system", "", "system prompt")
-	f.IntVar(&o.maxSteps, "max-steps", config.DefaultMaxSteps, "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
+	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
 	f.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers instead of streams")
 	f.BoolVar(&o.fullscreen, "fullscreen", false, "use the whole screen (alternate screen) instead of the inline REPL")
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")

@@ -57,7 +57,7 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		System:      system,
 		Tools:       tools,
 		Listeners:   ls,
-		StepLimit:   control.NewStepLimit(cfg.Steps()),
+		StepLimit:   control.NewStepLimit(cfg.Steps().Max()),
 		Cancellable: c,
 		Interloper:  in,
 		NoStream:    cfg.NoStream,

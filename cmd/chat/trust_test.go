@@ -334,3 +334,20 @@ func TestLoadPrunesBrokenExchanges(t *testing.T) {
 		t.Fatalf("the strict server refused the continued history: %v", rej)
 	}
 }
+
+// TestStepBudgetHasOneMeaning: 0 and -1 are unlimited for the flag, the
+// config and agent files alike; below -1 is an error, not "unlimited".
+func TestStepBudgetHasOneMeaning(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	cfgDir := filepath.Join(home, ".config", "chat")
+	_ = os.MkdirAll(cfgDir, 0o700)
+	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("max_steps = -1\n[agents.a]\nmax_steps = 0\n[agents.b]\nmax_steps = -1\n"), 0o600)
+	out, errOut, code := run(t, inHome(t, command(t, nil, "agents", "list"), home, dir))
+	if code != 0 || strings.Count(out, "unlimited") != 2 {
+		t.Fatalf("%d\n%s\n%s", code, out, errOut)
+	}
+	if _, errOut, code := run(t, inHome(t, command(t, nil, "--max-steps", "-5", "-p", "x"), home, dir)); code != 1 || !strings.Contains(errOut, "0 for unlimited") {
+		t.Fatalf("%d %s", code, errOut)
+	}
+}
