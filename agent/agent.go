@@ -66,6 +66,11 @@ type Agent struct {
 	// cfgMu guards what the host may change between turns (model,
 	// session, system prompt) against a turn reading it.
 	cfgMu sync.Mutex
+	// cancelUpTo is the newest turn a Cancel was meant for: a turn
+	// numbered before the Cancel but not yet armed is cancelled as it arms.
+	cancelMu     sync.Mutex
+	cancelUpTo   uint64
+	cancelReason string
 }
 
 // New returns an agent for o.
@@ -214,38 +219,61 @@ func (a *Agent) SetSystem(text string) {
 // Listeners is the list the agent emits to.
 func (a *Agent) Listeners() *listener.List { return a.o.Listeners }
 
-// Cancel stops the running turn (from any goroutine); reason is reported in
-// the Result and the Cancelled event.
-func (a *Agent) Cancel(reason string) { a.o.Cancellable.Cancel(reason) }
+// Cancel stops the running turn, and a numbered one that has not started
+// yet (from any goroutine); reason is reported in the Result and the
+// Cancelled event.
+func (a *Agent) Cancel(reason string) {
+	a.cancelMu.Lock()
+	a.cancelUpTo, a.cancelReason = a.turns.Load(), reason
+	a.cancelMu.Unlock()
+	a.o.Cancellable.Cancel(reason)
+}
 
-// Outcome is how a turn ended, for Start.
+// Outcome is how a turn ended.
 type Outcome struct {
 	Turn   uint64
 	Result Result
 	Err    error
 }
 
-// Start begins a turn and returns its id at once, before any of its events
-// is emitted (every event of the turn carries it in its Origin); the
-// outcome arrives on the channel. It waits for a running turn to end
-// first: turns never overlap.
-func (a *Agent) Start(ctx context.Context, text string, files ...session.FilePart) (uint64, <-chan Outcome) {
-	done := make(chan Outcome, 1)
-	a.runMu.Lock() // handed to the turn's goroutine, which unlocks it
+// Turn is a turn that has its number but has not run yet: every event it
+// emits will carry ID in its Origin, so a host can tell its events (and
+// its approval requests) from those of an earlier, cancelled turn before
+// any arrives.
+type Turn struct {
+	ID  uint64
+	run func() Outcome
+}
+
+// Run runs the turn and returns how it ended. It waits for a running turn
+// to end first: turns never overlap.
+func (t *Turn) Run() Outcome { return t.run() }
+
+// NewTurn numbers a turn for one user message. A Cancel after NewTurn
+// returns cancels it, even before it runs.
+func (a *Agent) NewTurn(ctx context.Context, text string, files ...session.FilePart) *Turn {
 	id := a.turns.Add(1)
-	a.arm(ctx) // before returning: a Cancel right after Start must count
-	go func() {
+	return &Turn{ID: id, run: func() Outcome {
+		a.runMu.Lock()
 		defer a.runMu.Unlock()
+		a.arm(ctx, id)
 		res, err := a.run(ctx, id, text, files)
-		done <- Outcome{Turn: id, Result: res, Err: err}
-	}()
-	return id, done
+		return Outcome{Turn: id, Result: res, Err: err}
+	}}
+}
+
+// Start runs a new turn in the background: its id at once, its outcome
+// on the channel.
+func (a *Agent) Start(ctx context.Context, text string, files ...session.FilePart) (uint64, <-chan Outcome) {
+	t := a.NewTurn(ctx, text, files...)
+	done := make(chan Outcome, 1)
+	go func() { done <- t.Run() }()
+	return t.ID, done
 }
 
 // Run takes one user message through the loop and waits for the outcome.
 func (a *Agent) Run(ctx context.Context, text string, files ...session.FilePart) (Result, error) {
-	_, done := a.Start(ctx, text, files...)
-	o := <-done
+	o := a.NewTurn(ctx, text, files...).Run()
 	return o.Result, o.Err
 }
 
@@ -273,8 +301,9 @@ func (a *Agent) run(ctx context.Context, id uint64, text string, files []session
 func (a *Agent) Resume(ctx context.Context) (Result, error) {
 	a.runMu.Lock()
 	defer a.runMu.Unlock()
-	a.arm(ctx)
-	return a.turn(ctx, a.turns.Add(1), func(t *turn) error {
+	id := a.turns.Add(1)
+	a.arm(ctx, id)
+	return a.turn(ctx, id, func(t *turn) error {
 		msgs := t.sess.Messages()
 		t.request = lastUserText(msgs)
 		if pending := session.PendingCalls(msgs); len(pending) > 0 {
@@ -291,12 +320,18 @@ func (a *Agent) Resume(ctx context.Context) (Result, error) {
 	})
 }
 
-// arm readies the controls for a new turn. The turn's context derives
-// from the caller's: cancelling ctx cancels the turn, with ctx's cause as
-// the reason.
-func (a *Agent) arm(ctx context.Context) {
+// arm readies the controls for turn id. The turn's context derives from
+// the caller's: cancelling ctx cancels the turn, with ctx's cause as the
+// reason. A Cancel that came after the turn was numbered applies to it.
+func (a *Agent) arm(ctx context.Context, id uint64) {
 	a.o.StepLimit.Reset()
 	a.o.Cancellable.Start(ctx)
+	a.cancelMu.Lock()
+	cancelled, reason := id <= a.cancelUpTo, a.cancelReason
+	a.cancelMu.Unlock()
+	if cancelled {
+		a.o.Cancellable.Cancel(reason)
+	}
 }
 
 // turn runs body as turn id; the caller holds runMu and armed the controls.

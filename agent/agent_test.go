@@ -609,3 +609,19 @@ func (p *probeTool) Run(ctx context.Context, _ json.RawMessage) (string, error) 
 	p.see(ctx)
 	return "seen", nil
 }
+
+// TestCancelBeforeTheTurnRuns: a Cancel that comes after a turn was
+// numbered but before it ran (the host pressed Ctrl+C at once) is not
+// lost; the next turn is not affected.
+func TestCancelBeforeTheTurnRuns(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil, oaitest.Answer{Text: "fine"})
+	turn := r.agent.NewTurn(context.Background(), "q")
+	r.agent.Cancel("pressed at once")
+	if o := turn.Run(); !errors.Is(o.Err, control.ErrCancelled) || o.Result.InterruptReason != "pressed at once" {
+		t.Fatalf("%+v", o)
+	}
+	if o := r.agent.NewTurn(context.Background(), "again").Run(); o.Err != nil || o.Result.Content != "fine" {
+		t.Fatalf("the next turn: %+v", o)
+	}
+}

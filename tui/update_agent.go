@@ -31,13 +31,13 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	// The agent numbers the turn before it emits anything, so every event
 	// of it (and every approval it asks) can be told from a late one of an
 	// earlier, cancelled turn.
-	id, done := m.opts.Agent.Start(m.ctx, text, files...)
-	m.turn = id
-	wait := func() tea.Msg {
-		o := <-done
+	turn := m.opts.Agent.NewTurn(m.ctx, text, files...)
+	m.turn = turn.ID
+	run := func() tea.Msg {
+		o := turn.Run()
 		return turnDoneMsg{turn: o.Turn, res: o.Result, err: o.Err}
 	}
-	return tea.Batch(wait, m.spin.Tick)
+	return tea.Batch(run, m.spin.Tick)
 }
 
 // cancel stops the running turn at once: the agent aborts the stream and
