@@ -25,17 +25,9 @@ import (
 // DNS cannot switch it afterwards; each redirect is put to the policy
 // again; credentials in a URL are never sent.
 type FetchURL struct {
+	described[fetchURLName]
 	MaxBytes int64 // what is read of a body (default 2 MiB)
 }
-
-func (FetchURL) Name() string { return "fetch_url" }
-func (FetchURL) Description() string {
-	return "Fetch a web page or text file over http(s) with GET and return its text (HTML reduced to readable text). The user approves each host."
-}
-func (FetchURL) Parameters() json.RawMessage {
-	return Object([]string{"url"}, map[string]*Schema{"url": Prop("string", "http or https URL")})
-}
-func (FetchURL) Timeout() time.Duration { return 30 * time.Second }
 
 // hostPin is a host and the addresses it resolved to at review.
 type hostPin struct {

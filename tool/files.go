@@ -12,24 +12,13 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // ReadFile reads a text file, with line numbers, a slice at a time.
-type ReadFile struct{ Workspace }
-
-func (ReadFile) Name() string { return "read_file" }
-func (ReadFile) Description() string {
-	return "Read a text file. Lines are numbered. Use offset and limit to read a long file in parts."
+type ReadFile struct {
+	Workspace
+	described[readFileName]
 }
-func (ReadFile) Parameters() json.RawMessage {
-	return Object([]string{"path"}, map[string]*Schema{
-		"path":   Prop("string", "file path, relative to the working directory"),
-		"offset": Prop("integer", "first line to read, 1-based (default 1)"),
-		"limit":  Prop("integer", "how many lines to read (default 2000)"),
-	})
-}
-func (ReadFile) Timeout() time.Duration { return 10 * time.Second }
 
 type pathArg struct {
 	Path string `json:"path"`
@@ -113,20 +102,10 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 }
 
 // ListFiles lists a directory tree.
-type ListFiles struct{ Workspace }
-
-func (ListFiles) Name() string { return "list_files" }
-func (ListFiles) Description() string {
-	return "List files under a directory (directories end in /), skipping what .gitignore excludes. Optional glob filter on file names and a depth limit."
+type ListFiles struct {
+	Workspace
+	described[listFilesName]
 }
-func (ListFiles) Parameters() json.RawMessage {
-	return Object(nil, map[string]*Schema{
-		"path":  Prop("string", "directory, relative to the working directory (default .)"),
-		"glob":  Prop("string", "only file names matching this pattern, e.g. *.go"),
-		"depth": Prop("integer", "how many levels to descend (default 3)"),
-	})
-}
-func (ListFiles) Timeout() time.Duration { return 20 * time.Second }
 
 // Review asks only for paths outside the working directory.
 func (l ListFiles) Review(_ context.Context, raw json.RawMessage) (Review, error) {
@@ -220,7 +199,8 @@ func matches(glob, name string) bool {
 
 // Builtins returns every built-in tool working in ws.
 func Builtins(ws Workspace) []Tool {
-	return []Tool{ReadFile{ws}, ListFiles{ws}, Grep{ws}, FetchURL{}, WriteFile{ws}, EditFile{ws}, RunShell{ws}}
+	return []Tool{ReadFile{Workspace: ws}, ListFiles{Workspace: ws}, Grep{Workspace: ws}, FetchURL{},
+		WriteFile{Workspace: ws}, EditFile{Workspace: ws}, RunShell{Workspace: ws}}
 }
 
 // Confined reports whether t is one of the read tools that run freely

@@ -12,29 +12,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/chatrepl/chat/internal/clip"
 )
 
 // Grep searches files for a regular expression.
-type Grep struct{ Workspace }
-
-func (Grep) Name() string { return "grep" }
-func (Grep) Description() string {
-	return "Search files for a regular expression (Go RE2 syntax), skipping what .gitignore excludes and binary files. Prints path:line: text."
+type Grep struct {
+	Workspace
+	described[grepName]
 }
-func (Grep) Parameters() json.RawMessage {
-	return Object([]string{"pattern"}, map[string]*Schema{
-		"pattern":     Prop("string", "regular expression"),
-		"path":        Prop("string", "file or directory to search (default .)"),
-		"glob":        Prop("string", "only files whose name matches, e.g. *.go"),
-		"ignore_case": Prop("boolean", "match without regard to case"),
-		"max_matches": Prop("integer", "stop after this many matches (default 200)"),
-	})
-}
-func (Grep) Timeout() time.Duration { return 30 * time.Second }
 
 // Review asks only for paths outside the working directory.
 func (g Grep) Review(_ context.Context, raw json.RawMessage) (Review, error) {

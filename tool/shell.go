@@ -15,21 +15,10 @@ import (
 // RunShell runs a command with bash in the working directory. It needs
 // approval. Output streams to the person as it comes; on cancel or timeout
 // the whole process group is killed, so nothing it started lives on.
-type RunShell struct{ Workspace }
-
-func (RunShell) Name() string { return "run_shell" }
-func (RunShell) Description() string {
-	return "Run a shell command with bash -c in the working directory and return its output and exit status. The user approves each command."
+type RunShell struct {
+	Workspace
+	described[runShellName]
 }
-func (RunShell) Parameters() json.RawMessage {
-	return Object([]string{"command"}, map[string]*Schema{
-		"command":         Prop("string", "the command line"),
-		"timeout_seconds": Prop("integer", "give up after this long (default 120, at most 600)"),
-	})
-}
-
-// Timeout is the tool's outer bound; a call may ask for less.
-func (RunShell) Timeout() time.Duration { return 10 * time.Minute }
 
 // shellWaitDelay is how long output is still collected after bash exits.
 const shellWaitDelay = 500 * time.Millisecond

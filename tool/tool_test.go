@@ -131,3 +131,27 @@ func TestCheckArgsEnumsAndItems(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinsSpec: builtins.json describes exactly the built-in tools,
+// each with a description, a timeout and a schema that compiles.
+func TestBuiltinsSpec(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, tl := range Builtins(Workspace{}) {
+		seen[tl.Name()] = true
+		if tl.Description() == "" || tl.Timeout() <= 0 {
+			t.Errorf("%s: description %q timeout %s", tl.Name(), tl.Description(), tl.Timeout())
+		}
+		if _, err := compiled(tl.Parameters()); err != nil {
+			t.Errorf("%s: %v", tl.Name(), err)
+		}
+	}
+	for name := range specs {
+		if !seen[name] {
+			t.Errorf("builtins.json describes %s, which no built-in tool is", name)
+		}
+	}
+	if len(seen) != len(specs) {
+		t.Errorf("%d tools, %d specs", len(seen), len(specs))
+	}
+}

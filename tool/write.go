@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/aymanbagabas/go-udiff"
 )
@@ -18,19 +17,10 @@ const maxEditSize = 8 << 20
 
 // WriteFile creates or replaces a file. It needs approval; the person is
 // shown the diff.
-type WriteFile struct{ Workspace }
-
-func (WriteFile) Name() string { return "write_file" }
-func (WriteFile) Description() string {
-	return "Create or overwrite a file with the given content. The user approves it after seeing the diff."
+type WriteFile struct {
+	Workspace
+	described[writeFileName]
 }
-func (WriteFile) Parameters() json.RawMessage {
-	return Object([]string{"path", "content"}, map[string]*Schema{
-		"path":    Prop("string", "file path, relative to the working directory"),
-		"content": Prop("string", "the whole new content"),
-	})
-}
-func (WriteFile) Timeout() time.Duration { return 10 * time.Second }
 
 type writeArgs struct {
 	Path    string `json:"path"`
@@ -107,21 +97,10 @@ func (w WriteFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 }
 
 // EditFile replaces one exact string in a file.
-type EditFile struct{ Workspace }
-
-func (EditFile) Name() string { return "edit_file" }
-func (EditFile) Description() string {
-	return "Replace an exact string in a file. old_string must occur exactly once (include surrounding lines to make it unique) unless replace_all is true. The user approves it after seeing the diff."
+type EditFile struct {
+	Workspace
+	described[editFileName]
 }
-func (EditFile) Parameters() json.RawMessage {
-	return Object([]string{"path", "old_string", "new_string"}, map[string]*Schema{
-		"path":        Prop("string", "file path, relative to the working directory"),
-		"old_string":  Prop("string", "the exact text to replace"),
-		"new_string":  Prop("string", "the text to put in its place"),
-		"replace_all": Prop("boolean", "replace every occurrence"),
-	})
-}
-func (EditFile) Timeout() time.Duration { return 10 * time.Second }
 
 type editArgs struct {
 	Path       string `json:"path"`

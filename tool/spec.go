@@ -1,0 +1,81 @@
+package tool
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// builtinsJSON is the one place the built-in tools' names, descriptions,
+// parameter schemas and timeouts are written: data a reviewer reads in one
+// sitting, and what the model is shown.
+//
+//go:embed builtins.json
+var builtinsJSON []byte
+
+type toolSpec struct {
+	Description string          `json:"description"`
+	Timeout     string          `json:"timeout"`
+	Parameters  json.RawMessage `json:"parameters"`
+	timeout     time.Duration
+}
+
+var specs = loadSpecs(builtinsJSON)
+
+func loadSpecs(data []byte) map[string]toolSpec {
+	var m map[string]toolSpec
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic(fmt.Sprintf("tool/builtins.json: %v", err))
+	}
+	for name, s := range m {
+		d, err := time.ParseDuration(s.Timeout)
+		if err != nil {
+			panic(fmt.Sprintf("tool/builtins.json: %s: timeout: %v", name, err))
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, s.Parameters); err != nil {
+			panic(fmt.Sprintf("tool/builtins.json: %s: parameters: %v", name, err))
+		}
+		s.timeout, s.Parameters = d, compact.Bytes()
+		m[name] = s
+	}
+	return m
+}
+
+// named is a built-in tool's name, as a type: described[N] reads the
+// tool's entry in builtins.json by it.
+type named interface{ toolName() string }
+
+// described gives a built-in tool its Name, Description, Parameters and
+// Timeout from builtins.json. Its zero value is ready.
+type described[N named] struct{}
+
+func (described[N]) Name() string {
+	var n N
+	return n.toolName()
+}
+
+func (d described[N]) Description() string         { return specs[d.Name()].Description }
+func (d described[N]) Parameters() json.RawMessage { return specs[d.Name()].Parameters }
+func (d described[N]) Timeout() time.Duration      { return specs[d.Name()].timeout }
+
+// The names of the built-in tools.
+type (
+	readFileName  struct{}
+	listFilesName struct{}
+	grepName      struct{}
+	fetchURLName  struct{}
+	writeFileName struct{}
+	editFileName  struct{}
+	runShellName  struct{}
+)
+
+func (readFileName) toolName() string  { return "read_file" }
+func (listFilesName) toolName() string { return "list_files" }
+func (grepName) toolName() string      { return "grep" }
+func (fetchURLName) toolName() string  { return "fetch_url" }
+func (writeFileName) toolName() string { return "write_file" }
+func (editFileName) toolName() string  { return "edit_file" }
+func (runShellName) toolName() string  { return "run_shell" }
