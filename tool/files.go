@@ -26,9 +26,7 @@ type pathArg struct {
 
 // Review asks only for paths outside the working directory.
 func (r ReadFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	var a pathArg
-	_ = json.Unmarshal(raw, &a)
-	return r.readReview("read", a.Path)
+	return r.readReview("read", raw)
 }
 
 // maxLineShown is how much of one line read_file and grep show.
@@ -109,9 +107,7 @@ type ListFiles struct {
 
 // Review asks only for paths outside the working directory.
 func (l ListFiles) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	var a pathArg
-	_ = json.Unmarshal(raw, &a)
-	return l.readReview("list", a.Path)
+	return l.readReview("list", raw)
 }
 
 const maxEntries = 2000

@@ -25,9 +25,7 @@ type Grep struct {
 
 // Review asks only for paths outside the working directory.
 func (g Grep) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	var a pathArg
-	_ = json.Unmarshal(raw, &a)
-	return g.readReview("search", a.Path)
+	return g.readReview("search", raw)
 }
 
 // grepLineShown is how much of a matching line is printed.

@@ -3,6 +3,7 @@ package tool
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -278,8 +279,10 @@ func (t *fileTarget) write(data []byte) error {
 
 // readReview is the review of a read-only call: free inside the
 // workspace; outside, it asks, and "always" covers the directory.
-func (w Workspace) readReview(verb, p string) (Review, error) {
-	t, err := w.target(p)
+func (w Workspace) readReview(verb string, raw json.RawMessage) (Review, error) {
+	var a pathArg
+	_ = json.Unmarshal(raw, &a)
+	t, err := w.target(a.Path)
 	if err != nil {
 		return Review{}, err
 	}

@@ -140,30 +140,23 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 }
 
 func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, error) {
-	var fl config.Flags
 	changed := cmd.Flags().Changed
-	if changed("model") {
-		fl.Model = &o.model
-	}
-	if changed("base-url") {
-		fl.BaseURL = &o.baseURL
-	}
-	if changed("system") {
-		fl.System = &o.system
-	}
-	if changed("max-steps") {
-		fl.MaxSteps = &o.maxSteps
-	}
-	if changed("no-stream") {
-		fl.NoStream = &o.noStream
-	}
-	if changed("yes") {
-		fl.Yes = &o.yes
-	}
-	if changed("context-window") {
-		fl.ContextWindow = &o.ctxWin
+	fl := config.Flags{
+		Model: given(changed, "model", &o.model), BaseURL: given(changed, "base-url", &o.baseURL),
+		System: given(changed, "system", &o.system), MaxSteps: given(changed, "max-steps", &o.maxSteps),
+		NoStream: given(changed, "no-stream", &o.noStream), Yes: given(changed, "yes", &o.yes),
+		ContextWindow: given(changed, "context-window", &o.ctxWin),
 	}
 	return loadConfigFile(d, o, fl)
+}
+
+// given is v when the flag name was given on the command line, else nil
+// (the config then says).
+func given[T any](changed func(string) bool, name string, v *T) *T {
+	if changed(name) {
+		return v
+	}
+	return nil
 }
 
 // loadConfigFile reads the config: the default path may be missing, a
