@@ -45,13 +45,12 @@ func (s *Session) DropLastExchange() (Message, error) {
 // conversation can run again from an edited version of it.
 func (s *Session) RewindTo(id string) (Message, error) {
 	s.mu.Lock()
-	for _, m := range s.msgs {
-		if m.ID == id && m.Role != RoleUser {
-			s.mu.Unlock()
-			return Message{}, errors.New("only a question can be edited and run again")
-		}
-	}
+	i := s.index(id)
+	notQuestion := i >= 0 && s.msgs[i].Role != RoleUser
 	s.mu.Unlock()
+	if notQuestion {
+		return Message{}, errors.New("only a question can be edited and run again")
+	}
 	removed, err := s.TruncateAt(id)
 	if err != nil {
 		return Message{}, err

@@ -140,29 +140,38 @@ func (s *Session) MarkUnanswered() []Message {
 func (s *Session) Update(id string, edit func(*Message)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := range s.msgs {
-		if s.msgs[i].ID != id {
-			continue
-		}
-		m := s.msgs[i]
-		edit(&m)
-		m.ID, m.Role = s.msgs[i].ID, s.msgs[i].Role
-		kept := map[string]bool{}
-		for _, c := range m.ToolCalls {
-			kept[c.ID] = true
-		}
-		var gone []string
-		for _, c := range s.msgs[i].ToolCalls {
-			if !kept[c.ID] {
-				gone = append(gone, c.ID)
-			}
-		}
-		s.msgs[i] = m
-		s.msgs = dropResults(s.msgs, gone)
-		s.revision++
-		return nil
+	i := s.index(id)
+	if i < 0 {
+		return fmt.Errorf("update %s: %w", id, ErrNotFound)
 	}
-	return fmt.Errorf("update %s: %w", id, ErrNotFound)
+	m := s.msgs[i]
+	edit(&m)
+	m.ID, m.Role = s.msgs[i].ID, s.msgs[i].Role
+	kept := map[string]bool{}
+	for _, c := range m.ToolCalls {
+		kept[c.ID] = true
+	}
+	var gone []string
+	for _, c := range s.msgs[i].ToolCalls {
+		if !kept[c.ID] {
+			gone = append(gone, c.ID)
+		}
+	}
+	s.msgs[i] = m
+	s.msgs = dropResults(s.msgs, gone)
+	s.revision++
+	return nil
+}
+
+// index is the position of the message id, -1 when there is none; the
+// caller holds mu.
+func (s *Session) index(id string) int {
+	for i := range s.msgs {
+		if s.msgs[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // UpdateToolResult rewrites the result of one call (say, to replace a
@@ -188,23 +197,22 @@ func (s *Session) UpdateToolResult(callID string, edit func(*Message)) error {
 func (s *Session) Remove(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, m := range s.msgs {
-		if m.ID != id {
-			continue
-		}
-		if m.Role == RoleTool {
-			return fmt.Errorf("remove %s: a tool result cannot be removed alone; update it or remove its assistant message", id)
-		}
-		s.msgs = append(s.msgs[:i:i], s.msgs[i+1:]...)
-		var ids []string
-		for _, c := range m.ToolCalls {
-			ids = append(ids, c.ID)
-		}
-		s.msgs = dropResults(s.msgs, ids)
-		s.revision++
-		return nil
+	i := s.index(id)
+	if i < 0 {
+		return fmt.Errorf("remove %s: %w", id, ErrNotFound)
 	}
-	return fmt.Errorf("remove %s: %w", id, ErrNotFound)
+	m := s.msgs[i]
+	if m.Role == RoleTool {
+		return fmt.Errorf("remove %s: a tool result cannot be removed alone; update it or remove its assistant message", id)
+	}
+	s.msgs = append(s.msgs[:i:i], s.msgs[i+1:]...)
+	var ids []string
+	for _, c := range m.ToolCalls {
+		ids = append(ids, c.ID)
+	}
+	s.msgs = dropResults(s.msgs, ids)
+	s.revision++
+	return nil
 }
 
 func dropResults(msgs []Message, callIDs []string) []Message {
@@ -231,19 +239,17 @@ func dropResults(msgs []Message, callIDs []string) []Message {
 func (s *Session) TruncateAt(id string) ([]Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, m := range s.msgs {
-		if m.ID != id {
-			continue
-		}
-		if m.Role == RoleTool {
-			return nil, fmt.Errorf("truncate at %s: cannot cut between a tool call and its result", id)
-		}
-		gone := append([]Message(nil), s.msgs[i:]...)
-		s.msgs = s.msgs[:i:i]
-		s.revision++
-		return gone, nil
+	i := s.index(id)
+	switch {
+	case i < 0:
+		return nil, fmt.Errorf("truncate at %s: %w", id, ErrNotFound)
+	case s.msgs[i].Role == RoleTool:
+		return nil, fmt.Errorf("truncate at %s: cannot cut between a tool call and its result", id)
 	}
-	return nil, fmt.Errorf("truncate at %s: %w", id, ErrNotFound)
+	gone := append([]Message(nil), s.msgs[i:]...)
+	s.msgs = s.msgs[:i:i]
+	s.revision++
+	return gone, nil
 }
 
 // SetSystem replaces the leading system message, or puts one first.
