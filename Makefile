@@ -5,7 +5,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test bench soak chaos lint fuzz tidy-check clean
+.PHONY: build run demo test cover bench soak chaos lint fuzz tidy-check clean
 
 build:
 	$(GO) build -o $(BIN)/chat ./cmd/chat
@@ -20,6 +20,15 @@ demo: build
 
 test:
 	$(GO) test -race ./...
+
+# Coverage of the unit tests and of the binary the end-to-end tests run,
+# merged: cover.out, and a per-function summary whose last line is the total.
+COVERDIR := $(CURDIR)/.cover
+cover:
+	rm -rf $(COVERDIR) && mkdir -p $(COVERDIR)/unit $(COVERDIR)/e2e
+	CHAT_COVERDIR=$(COVERDIR)/e2e $(GO) test -cover -coverpkg=./... ./... -args -test.gocoverdir=$(COVERDIR)/unit
+	$(GO) tool covdata textfmt -i=$(COVERDIR)/unit,$(COVERDIR)/e2e -o cover.out
+	$(GO) tool cover -func=cover.out | tail -1
 
 # One table (bench/RESULTS.md): client cost per 1,000 streamed tokens, a
 # whole turn, cancel latency (stream, tool, back-off), TUI cost per delta by
@@ -62,4 +71,4 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzShellPolicy$$' -fuzztime=$(FUZZTIME) ./tool
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(COVERDIR) cover.out

@@ -65,8 +65,8 @@ func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string
 			t.Fatal(err)
 		}
 	}
-	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s",
-		home, os.Getenv("PATH"), home, home, srv.BaseURL(), extraEnv)
+	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s %s",
+		home, os.Getenv("PATH"), home, home, srv.BaseURL(), strings.Join(coverEnv(), " "), extraEnv)
 	script := fmt.Sprintf("cd %s && printf 'MARKER-BEFORE-CHAT\\n' && %s %s %s; echo $? > %s; sleep 600", tm.dir, env, chatBin, strings.Join(args, " "), tm.exit)
 	tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(o.width), "-y", fmt.Sprint(o.height), script)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })

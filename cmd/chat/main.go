@@ -24,7 +24,7 @@ func (e *exitError) Error() string {
 }
 
 func main() {
-	err := newRootCmd(defaultDeps()).Execute()
+	err := newRootCmd(defaultDeps(), nil).Execute()
 	if err == nil {
 		return
 	}

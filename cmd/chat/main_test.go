@@ -19,13 +19,30 @@ import (
 
 var chatBin string
 
+// coverDir, from CHAT_COVERDIR, is where the e2e binary writes coverage.
+var coverDir = os.Getenv("CHAT_COVERDIR")
+
+// coverEnv is the environment entry that makes the binary write it.
+func coverEnv() []string {
+	if coverDir == "" {
+		return nil
+	}
+	return []string{"GOCOVERDIR=" + coverDir}
+}
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "chat-bin")
 	if err != nil {
 		panic(err)
 	}
 	chatBin = filepath.Join(dir, "chat")
-	if out, err := exec.Command("go", "build", "-o", chatBin, ".").CombinedOutput(); err != nil {
+	build := []string{"build", "-o", chatBin}
+	// make cover: the binary the end-to-end tests run records coverage
+	// too, merged with the unit tests' (see the Makefile).
+	if coverDir != "" {
+		build = append(build, "-cover", "-coverpkg=github.com/chatrepl/chat/...")
+	}
+	if out, err := exec.Command("go", append(build, ".")...).CombinedOutput(); err != nil {
 		panic(string(out))
 	}
 	code := m.Run()
@@ -39,7 +56,7 @@ func command(t testing.TB, srv *oaitest.Server, args ...string) *exec.Cmd {
 	cmd := exec.Command(chatBin, args...)
 	home := t.TempDir()
 	cmd.Dir = t.TempDir()
-	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}
+	cmd.Env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "PATH=" + os.Getenv("PATH")}, coverEnv()...)
 	if srv != nil {
 		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret")
 	}

@@ -83,7 +83,24 @@ type rootOptions struct {
 	ctxWin int
 }
 
-func newRootCmd(d deps) *cobra.Command {
+// runFunc runs `chat` once its flags and config are read: print mode or
+// the REPL. Tests give their own to see what the command line became,
+// without running anything (the GitHub CLI's runF).
+type runFunc func(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error
+
+// runChat is the real runFunc: print mode with -p or a piped stdin, else
+// the REPL.
+func runChat(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
+	if o.prompt != "" || !d.stdinIsTTY() {
+		return runPrint(ctx, d, o, cfg, changed)
+	}
+	return runREPL(ctx, d, o, cfg, changed)
+}
+
+func newRootCmd(d deps, runF runFunc) *cobra.Command {
+	if runF == nil {
+		runF = runChat
+	}
 	o := &rootOptions{}
 	cmd := &cobra.Command{
 		Use:   "chat",
@@ -105,11 +122,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 			if err != nil {
 				return &exitError{code: 1, err: err}
 			}
-			changed := cmd.Flags().Changed
-			if o.prompt != "" || !d.stdinIsTTY() {
-				return runPrint(cmd.Context(), d, o, cfg, changed)
-			}
-			return runREPL(cmd.Context(), d, o, cfg, changed)
+			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},
 	}
 	f := cmd.Flags()
