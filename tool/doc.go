@@ -1,12 +1,19 @@
 // Package tool owns what the model may call: the Tool interface, parameter
-// schemas, dispatch (argument checking, timeout, cancellation, panics turned
-// into errors) and the built-in tools.
+// schemas (the built-ins' in builtins.json), dispatch (argument checking,
+// the approval policy, timeout, cancellation, panics turned into errors)
+// and the built-in tools.
 //
 // A tool's failure is never the agent's failure: Dispatch always returns a
-// Result whose text the model can read and act on. Tools that may change
-// something (write_file, edit_file, run_shell, and any tool given a path
-// outside the working directory) are Gated: before they run, the Policy
-// (--yes, the config's allow and deny lists, "always" answers) decides or
-// the Approver asks the person; without an Approver they are refused. The package imports
-// nothing from the project and knows nothing of agents or listeners.
+// Result whose text the model can read and act on.
+//
+// Every call passes the Policy in Set.Dispatch, the one place every call
+// goes through: each Tool's Review (part of the interface, so no wrapper
+// can hide it) says what the call would do without reading or changing
+// anything, the Policy (deny lists first, then --yes, allow lists, the
+// session's "always" grants; shell lines parsed with mvdan.cc/sh) decides
+// or the Approver asks the person; without an Approver what needs
+// approval is refused. The approved review reaches Run in the context, so
+// a file tool acts on the very target that was approved, through an
+// os.Root. The package imports nothing from the project and knows nothing
+// of agents or listeners.
 package tool
