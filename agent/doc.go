@@ -11,9 +11,16 @@
 //     all in (so history keeps its invariant), and when the model answers
 //     without tools (the input then starts another round of the same turn).
 //
+// Turns are values: NewTurn numbers a turn before it emits anything (every
+// event, and the context its tools see, carries the number), and its
+// context derives from the caller's, so cancelling the caller's context
+// cancels the turn. Run and Start are NewTurn run at once, in place or in
+// the background.
+//
 // Whatever ends a turn, history is left valid for the next request: orphan
-// tool calls get the interrupted placeholder (FillOrphans), and a partial
-// answer already shown is kept, marked interrupted.
+// tool calls get the interrupted placeholder (FillOrphans), a partial
+// answer already shown is kept, marked interrupted, and a question the turn
+// never answered is marked unanswered (kept, never sent again on its own).
 //
 // The package must not import the UI or the config: a front end is a
 // listener plus the controls.
