@@ -126,9 +126,12 @@ func (m *Model) approvalKey(key string) bool {
 			m.clampApproval()
 			return true
 		}
-		if key == "a" && len(a.req.Always) > 0 {
+		switch {
+		case key == "a" && len(a.req.Always) > 0:
 			m.answer(tool.Decision{Verdict: tool.AllowAlways}, "✓ allowed for this session: "+grantList(a.req.Always))
-		} else if key != "a" {
+		case key == "a":
+			m.notice = "\"always\" is not offered for this one: it asks every time"
+		default:
 			m.answer(tool.Decision{Verdict: tool.Allow}, "")
 		}
 		return true

@@ -34,7 +34,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	now := m.now()
 	typing := now.Sub(m.lastKey) < burstGap
-	m.lastKey = now
+	if k.Text != "" { // typed text, not a key like ↓ that a person presses on purpose
+		m.lastKey = now
+	}
 	if m.asking != nil {
 		switch {
 		case key == "ctrl+c", key == "esc" && !m.asking.reasoning:
