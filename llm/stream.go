@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -85,6 +86,12 @@ type flexText struct {
 
 func (f *flexText) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
+		// Most streamed pieces have no escapes: the bytes between the
+		// quotes are the text, with no second decoding pass.
+		if len(b) >= 2 && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b) {
+			f.Text = string(b[1 : len(b)-1])
+			return nil
+		}
 		return json.Unmarshal(b, &f.Text)
 	}
 	if bytes.Equal(b, []byte("null")) {
