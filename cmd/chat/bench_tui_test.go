@@ -36,7 +36,8 @@ func BenchmarkTUI(b *testing.B) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		b.Skip("no tmux")
 	}
-	text := strings.Repeat("tok ", 20000) + "END-OF-ANSWER"
+	// The marker has no hyphen: glamour may break a word at one.
+	text := strings.Repeat("tok ", 20000) + "ENDOFANSWER"
 	srv := oaitest.New(b)
 	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: text, Piece: 4} })
 	home := b.TempDir()
@@ -52,7 +53,7 @@ func BenchmarkTUI(b *testing.B) {
 		waitFor := func(s string) {
 			for deadline := time.Now().Add(30 * time.Second); !strings.Contains(tmux("capture-pane", "-p", "-t", "b"), s); time.Sleep(time.Millisecond) {
 				if time.Now().After(deadline) {
-					b.Fatalf("%q never appeared", s)
+					b.Fatalf("%q never appeared:\n%s", s, tmux("capture-pane", "-p", "-t", "b"))
 				}
 			}
 		}
@@ -74,7 +75,7 @@ func BenchmarkTUI(b *testing.B) {
 			b.Fatal(err)
 		}
 		tmux("send-keys", "-t", "b", "go", "Enter")
-		waitFor("END-OF-ANSWER")
+		waitFor("ENDOFANSWER")
 		after, _ := procCPU(pid)
 		cpu += after - before
 		tmux("kill-server")
