@@ -294,11 +294,12 @@ func (m *Model) approvalView() string {
 	case a.reasoning:
 		lines = append(lines, m.st.hint.Render("type why, then enter (esc goes back)"))
 	default:
-		always := ""
+		// The choices first: a long "always" scope is what gets cut.
+		footer := "[y]es  [n]o  [t]ell it why"
 		if len(a.req.Always) > 0 {
-			always = "  [a]lways: " + grantList(a.req.Always)
+			footer += "  [a]lways: " + grantList(a.req.Always)
 		}
-		lines = append(lines, m.st.statusHi.Render(truncateWidth("[y]es"+always+"  [n]o  [t]ell it why  · ctrl+c cancels the turn", m.width)))
+		lines = append(lines, m.st.statusHi.Render(truncateWidth(footer+"  · ctrl+c cancels the turn", m.width)))
 	}
 	return strings.Join(lines, "\n")
 }

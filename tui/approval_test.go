@@ -61,7 +61,7 @@ func TestApprovalPrompt(t *testing.T) {
 			f.busy("change it")
 			reply := askFor(f, edit)
 			view := ansi.Strip(f.m.View().Content)
-			for _, want := range []string{"? edit_file wants to: edit main.go", "-old line", "+new line", "[y]es  [a]lways: changing files under /w"} {
+			for _, want := range []string{"? edit_file wants to: edit main.go", "-old line", "+new line", "[y]es  [n]o  [t]ell it why  [a]lways: changing files under /w"} {
 				if !strings.Contains(view, want) {
 					t.Fatalf("prompt lacks %q:\n%s", want, view)
 				}
