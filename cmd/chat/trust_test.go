@@ -351,3 +351,46 @@ func TestStepBudgetHasOneMeaning(t *testing.T) {
 		t.Fatalf("%d %s", code, errOut)
 	}
 }
+
+// TestShellPolicyThroughTheBinary: an injected prompt's chained commands
+// against allow_shell and deny_shell, in print mode: the allowed command
+// runs, a chained one is refused without --yes, and a denied one is
+// refused even with --yes.
+func TestShellPolicyThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	cfgDir := filepath.Join(home, ".config", "chat")
+	_ = os.MkdirAll(cfgDir, 0o700)
+	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[tools]\nallow_shell = [\"echo\"]\ndeny_shell = [\"rm\"]\n"), 0o600)
+	_ = os.WriteFile(filepath.Join(dir, "victim"), []byte("keep me"), 0o600)
+	shell := func(id, command string) oaitest.Answer {
+		args, _ := json.Marshal(map[string]string{"command": command})
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: id, Name: "run_shell", Args: string(args)}}}
+	}
+	srv := oaitest.New(t,
+		shell("a", "echo allowed > /dev/null"), oaitest.Answer{Text: "one"},
+		shell("b", "echo hi; touch pwned"), oaitest.Answer{Text: "two"},
+		shell("c", `true && \rm -f victim`), oaitest.Answer{Text: "three"})
+	run1 := func(args ...string) string {
+		_, errOut, code := run(t, inHome(t, command(t, srv, args...), home, dir))
+		if code != 0 {
+			t.Fatalf("%d %s", code, errOut)
+		}
+		return errOut
+	}
+	if errOut := run1("--no-save", "-p", "a"); !strings.Contains(errOut, "✓") {
+		t.Fatalf("the allowed command did not run:\n%s", errOut)
+	}
+	if errOut := run1("--no-save", "-p", "b"); !strings.Contains(errOut, "needs the user's approval") {
+		t.Fatalf("a chained command ran:\n%s", errOut)
+	}
+	if errOut := run1("--no-save", "--yes", "-p", "c"); !strings.Contains(errOut, "denied by the user's configuration") {
+		t.Fatalf("a denied command ran with --yes:\n%s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Fatal("the chained command ran")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "victim")); string(b) != "keep me" {
+		t.Fatal("the denied rm ran")
+	}
+}
