@@ -60,7 +60,7 @@ var ErrChanged = errors.New("the path changed between approval and running; the 
 
 // target resolves a path the model gave. Outside the workspace, the
 // confining directory is the target itself when it is a directory, else
-// its parent, which must exist. It reads nothing.
+// its parent. It reads nothing.
 func (w Workspace) target(p string) (*fileTarget, error) {
 	root := w.root()
 	if p == "" {
@@ -137,12 +137,15 @@ func (w Workspace) rootOf(ctx context.Context, p string) (*fileTarget, *os.Root,
 // root opens the confining directory, refusing one that is not the
 // directory reviewed.
 func (t *fileTarget) root() (*os.Root, error) {
+	if t.dirID == nil {
+		return nil, fmt.Errorf("the directory %s does not exist", t.dir)
+	}
 	r, err := os.OpenRoot(t.dir)
 	if err != nil {
 		return nil, err
 	}
 	st, err := r.Stat(".")
-	if err != nil || t.dirID == nil || !os.SameFile(st, t.dirID) {
+	if err != nil || !os.SameFile(st, t.dirID) {
 		r.Close()
 		return nil, ErrChanged
 	}
