@@ -38,16 +38,14 @@ func TestApprovalsHoldOnEveryPath(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	secret := filepath.Join(t.TempDir(), "secret.txt")
 	_ = os.WriteFile(secret, []byte("OUTSIDE-SECRET\n"), 0o600)
-	cfgDir := filepath.Join(home, ".config", "chat")
-	_ = os.MkdirAll(cfgDir, 0o700)
-	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(`
+	writeConfig(t, home, `
 [agents.withtools]
 instructions = "You have tools."
 tools = ["run_shell", "write_file", "read_file"]
 
 [agents.notools]
 instructions = "No tools key."
-`), 0o600)
+`)
 	srv := oaitest.New(t)
 	srv.SetFallback(attacker(secret))
 	run1 := func(args ...string) (string, string, int) {
@@ -136,19 +134,10 @@ func TestTUIAgentSwitchStillAsks(t *testing.T) {
 // file outside the agents folder.
 func TestNothingOnDiskIsLost(t *testing.T) {
 	t.Parallel()
-	home, dir := t.TempDir(), t.TempDir()
 	srv := oaitest.New(t, oaitest.Answer{Text: "one"}, oaitest.Answer{Text: "two"})
-	run1 := func(args ...string) (string, string, int) {
-		return run(t, inHome(t, command(t, srv, args...), home, dir))
-	}
-	if _, errOut, code := run1("-p", "first"); code != 0 {
-		t.Fatal(errOut)
-	}
-	sessions := filepath.Join(home, ".local", "share", "chat", "sessions")
-	files, _ := filepath.Glob(filepath.Join(sessions, "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatal(files)
-	}
+	home, _, run1, file := savedSession(t, srv)
+	sessions := filepath.Dir(file)
+	files := []string{file}
 	b, _ := os.ReadFile(files[0])
 	damaged := string(b) + `{"type":"message","id":"x1","role":"wizard","content":"typed by hand, keep me"}` + "\n"
 	_ = os.WriteFile(files[0], []byte(damaged), 0o600)
@@ -194,13 +183,11 @@ func TestBoundsAndSecrets(t *testing.T) {
 		<-r.Context().Done()
 		return true
 	}))
-	cfgDir := filepath.Join(home, ".config", "chat")
-	_ = os.MkdirAll(cfgDir, 0o700)
 	marker := filepath.Join(dir, "key-cmd-ran")
-	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(fmt.Sprintf(`
+	writeConfig(t, home, fmt.Sprintf(`
 header_timeout = "300ms"
 api_key_cmd = "touch %s; echo sk-from-cmd"
-`, marker)), 0o600)
+`, marker))
 	start := time.Now()
 	_, errOut, code := run(t, inHome(t, command(t, hang, "-p", "hello"), home, dir))
 	if code != 1 || !strings.Contains(errOut, "header_timeout") {
@@ -226,9 +213,7 @@ api_key_cmd = "touch %s; echo sk-from-cmd"
 func TestDeniedToolIsNotOffered(t *testing.T) {
 	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()
-	cfgDir := filepath.Join(home, ".config", "chat")
-	_ = os.MkdirAll(cfgDir, 0o700)
-	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[tools]\ndeny = [\"fetch_url\", \"run_shell\"]\n"), 0o600)
+	writeConfig(t, home, "[tools]\ndeny = [\"fetch_url\", \"run_shell\"]\n")
 	srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "c1", Name: "run_shell", Args: `{"command":"touch pwned"}`}}}, oaitest.Answer{Text: "ok"})
 	out, errOut, code := run(t, inHome(t, command(t, srv, "--yes", "-p", "x"), home, dir))
 	if code != 0 || !strings.Contains(out, "ok") || !strings.Contains(errOut, "denied by the user's configuration") {
@@ -312,15 +297,9 @@ func TestCLIEdges(t *testing.T) {
 // repaired on load, so the strict server accepts the continued history.
 func TestLoadPrunesBrokenExchanges(t *testing.T) {
 	t.Parallel()
-	home, dir := t.TempDir(), t.TempDir()
 	srv := oaitest.New(t, oaitest.Answer{Text: "one"}, oaitest.Answer{Text: "two"})
-	run1 := func(args ...string) (string, string, int) {
-		return run(t, inHome(t, command(t, srv, args...), home, dir))
-	}
-	if _, errOut, code := run1("-p", "first"); code != 0 {
-		t.Fatal(errOut)
-	}
-	files, _ := filepath.Glob(filepath.Join(home, ".local", "share", "chat", "sessions", "*.jsonl"))
+	_, _, run1, file := savedSession(t, srv)
+	files := []string{file}
 	b, _ := os.ReadFile(files[0])
 	broken := string(b) +
 		`{"type":"message","id":"b1","role":"assistant","time":"2026-11-22T00:00:00Z","tool_calls":[{"id":"x1","name":"read_file","arguments":"{}"}]}` + "\n" +
@@ -340,9 +319,7 @@ func TestLoadPrunesBrokenExchanges(t *testing.T) {
 func TestStepBudgetHasOneMeaning(t *testing.T) {
 	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()
-	cfgDir := filepath.Join(home, ".config", "chat")
-	_ = os.MkdirAll(cfgDir, 0o700)
-	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("max_steps = -1\n[agents.a]\nmax_steps = 0\n[agents.b]\nmax_steps = -1\n"), 0o600)
+	writeConfig(t, home, "max_steps = -1\n[agents.a]\nmax_steps = 0\n[agents.b]\nmax_steps = -1\n")
 	out, errOut, code := run(t, inHome(t, command(t, nil, "agents", "list"), home, dir))
 	if code != 0 || strings.Count(out, "unlimited") != 2 {
 		t.Fatalf("%d\n%s\n%s", code, out, errOut)
@@ -359,9 +336,7 @@ func TestStepBudgetHasOneMeaning(t *testing.T) {
 func TestShellPolicyThroughTheBinary(t *testing.T) {
 	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()
-	cfgDir := filepath.Join(home, ".config", "chat")
-	_ = os.MkdirAll(cfgDir, 0o700)
-	_ = os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte("[tools]\nallow_shell = [\"echo\"]\ndeny_shell = [\"rm\"]\n"), 0o600)
+	writeConfig(t, home, "[tools]\nallow_shell = [\"echo\"]\ndeny_shell = [\"rm\"]\n")
 	_ = os.WriteFile(filepath.Join(dir, "victim"), []byte("keep me"), 0o600)
 	shell := func(id, command string) oaitest.Answer {
 		args, _ := json.Marshal(map[string]string{"command": command})
@@ -393,4 +368,35 @@ func TestShellPolicyThroughTheBinary(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "victim")); string(b) != "keep me" {
 		t.Fatal("the denied rm ran")
 	}
+}
+
+// writeConfig puts a config file where chat run with HOME=home reads it.
+func writeConfig(t *testing.T, home, toml string) {
+	t.Helper()
+	dir := filepath.Join(home, ".config", "chat")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// savedSession runs one print-mode exchange in a fresh home and working
+// directory, and returns them, a runner for more commands there, and the
+// session file that exchange saved.
+func savedSession(t *testing.T, srv *oaitest.Server) (home, dir string, run1 func(args ...string) (string, string, int), file string) {
+	t.Helper()
+	home, dir = t.TempDir(), t.TempDir()
+	run1 = func(args ...string) (string, string, int) {
+		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	}
+	if _, errOut, code := run1("-p", "first"); code != 0 {
+		t.Fatal(errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(home, ".local", "share", "chat", "sessions", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("sessions: %v", files)
+	}
+	return home, dir, run1, files[0]
 }
