@@ -79,6 +79,8 @@ func (m *Model) onApproval(msg approvalMsg) {
 	m.asking = &asking{approvalMsg: msg, shown: m.now()}
 	m.live.state = "waiting for your approval"
 	m.notice = ""
+	_, body, room := m.approvalLayout()
+	m.asking.clamp(len(body), room)
 }
 
 // approvalKey answers the pending approval or scrolls it; false lets the
@@ -103,7 +105,8 @@ func (m *Model) approvalKey(key string) bool {
 		}
 		return false
 	}
-	body, room := m.approvalBody(), m.approvalRoom()
+	_, body, room := m.approvalLayout()
+	a.clamp(len(body), room)
 	switch key {
 	case "up":
 		a.top--
@@ -120,10 +123,11 @@ func (m *Model) approvalKey(key string) bool {
 	case "y", "enter", "a":
 		// Nothing is approved unseen: a first y on a long command shows
 		// its end instead.
-		if len(body) > room && !a.seenEnd {
+		if !a.seenEnd {
 			m.notice = "that is the end of it: press " + key + " again to approve"
+			_, body, room := m.approvalLayout() // the notice takes a row
 			a.top = len(body)
-			m.clampApproval()
+			a.clamp(len(body), room)
 			return true
 		}
 		switch {
@@ -145,7 +149,7 @@ func (m *Model) approvalKey(key string) bool {
 	default:
 		return false // typing: it goes to the input, and is kept
 	}
-	m.clampApproval()
+	a.clamp(len(body), room)
 	return true
 }
 
@@ -254,23 +258,21 @@ func wrapVisible(s string, width int) []string {
 	return strings.Split(ansi.Hardwrap(s, width, true), "\n")
 }
 
-// approvalRoom is how many body lines fit with the head, the footer, the
-// input and the status bar on screen.
-func (m *Model) approvalRoom() int {
+// approvalLayout is the prompt's head and whole body, and how many body
+// lines fit with the head, the scroll line, the footer, what is below and
+// the row the frame keeps free.
+func (m *Model) approvalLayout() (head, body []string, room int) {
+	head, body = m.approvalHead(), m.approvalBody()
 	if m.height <= 0 {
-		return 24
+		return head, body, 24
 	}
-	// The head, the scroll line and the footer, what is below, and the
-	// row the frame keeps free.
-	fixed := len(m.approvalHead()) + 2 + lineCount(m.belowApproval()) + 1
-	return max(m.height-fixed, 3)
+	return head, body, max(m.height-len(head)-2-lineCount(m.belowApproval())-1, 3)
 }
 
-func (m *Model) clampApproval() {
-	a := m.asking
-	body, room := m.approvalBody(), m.approvalRoom()
-	a.top = max(0, min(a.top, len(body)-room))
-	if a.top+room >= len(body) {
+// clamp keeps top in range and notes when the last line is on screen.
+func (a *asking) clamp(n, room int) {
+	a.top = max(0, min(a.top, n-room))
+	if a.top+room >= n {
 		a.seenEnd = true
 	}
 }
@@ -282,13 +284,15 @@ func (m *Model) approvalView() string {
 	if a == nil {
 		return ""
 	}
-	m.clampApproval()
-	lines := m.approvalHead()
-	body, room := m.approvalBody(), m.approvalRoom()
-	end := min(a.top+room, len(body))
-	lines = append(lines, body[a.top:end]...)
+	head, body, room := m.approvalLayout()
+	// The window may have shrunk since the last key: fit top to it here,
+	// without changing the model (View only draws).
+	top := max(0, min(a.top, len(body)-room))
+	lines := head
+	end := min(top+room, len(body))
+	lines = append(lines, body[top:end]...)
 	if len(body) > room {
-		lines = append(lines, m.st.hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ pgup/pgdn to scroll", a.top+1, end, len(body))))
+		lines = append(lines, m.st.hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ pgup/pgdn to scroll", top+1, end, len(body))))
 	}
 	switch {
 	case a.reasoning:

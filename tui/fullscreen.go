@@ -10,9 +10,6 @@ import (
 type fullscreen struct {
 	lines  []string
 	offset int // lines scrolled up from the bottom
-	// height is the rows the transcript had in the last frame: the live
-	// region below it takes the rest, so the window's height is not it.
-	height int
 }
 
 func newFullscreen() fullscreen { return fullscreen{} }
@@ -25,18 +22,18 @@ func (f *fullscreen) add(block string) {
 }
 
 // scrollBy moves the view n lines up (down when negative), as far as the
-// first line of the transcript at the top of its region.
-func (f *fullscreen) scrollBy(n int) {
-	f.offset = min(max(f.offset+n, 0), max(len(f.lines)-f.height, 0))
+// first line of the transcript at the top of its region of height rows
+// (the transcript's rows, not the window's: the live region takes the rest).
+func (f *fullscreen) scrollBy(n, height int) {
+	f.offset = min(max(f.offset+n, 0), max(len(f.lines)-height, 0))
 }
 
 func (f *fullscreen) view(width, height int, st styles) string {
-	f.height = height
 	if height <= 0 {
 		return ""
 	}
-	f.offset = min(f.offset, max(len(f.lines)-height, 0))
-	end := len(f.lines) - f.offset
+	offset := min(f.offset, max(len(f.lines)-height, 0)) // the region may have shrunk
+	end := len(f.lines) - offset
 	start := max(end-height, 0)
 	shown := f.lines[start:end]
 	out := make([]string, 0, height)
@@ -46,7 +43,7 @@ func (f *fullscreen) view(width, height int, st styles) string {
 	for _, l := range shown {
 		out = append(out, truncateWidth(l, width))
 	}
-	if f.offset > 0 && len(out) > 0 {
+	if offset > 0 && len(out) > 0 {
 		out[len(out)-1] = st.hint.Render("── scrolled: pgdown or the wheel to go back ──")
 	}
 	return strings.Join(out, "\n")

@@ -202,14 +202,31 @@ func (m *Model) belowApproval() string {
 // View draws the live region: the streaming turn, the pending list, the
 // input and the status bar (in fullscreen, the transcript above them).
 func (m *Model) View() tea.View {
+	content := m.liveRegion()
+	if m.opts.Fullscreen {
+		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
+	}
+	v := tea.NewView(content)
+	v.AltScreen = m.opts.Fullscreen
+	if m.opts.Fullscreen {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	return v
+}
+
+// liveRegion is what is redrawn each frame: the streaming turn, an
+// approval prompt, the pending list, the input and the status bar (in
+// fullscreen, the transcript takes the rows above it).
+//
+// It is never taller than the window: a renderer asked to redraw more
+// rows than the screen has garbles it. The tail of the streaming answer
+// gets the rows left; what is above them is printed whole when its block
+// completes.
+func (m *Model) liveRegion() string {
 	content := m.belowApproval()
 	if a := m.approvalView(); a != "" {
 		content = a + "\n" + content
 	}
-	// The live region is never taller than the window: a renderer asked
-	// to redraw more rows than the screen has garbles it. The tail of the
-	// streaming answer gets the rows left; what is above them is printed
-	// whole when its block completes.
 	rows := m.height - 1 // a frame as tall as the screen scrolls its top row away
 	if live := m.liveView(); live != "" {
 		if room := rows - lineCount(content); m.height <= 0 || room >= lineCount(live) {
@@ -221,16 +238,12 @@ func (m *Model) View() tea.View {
 	if m.height > 0 && !m.opts.Fullscreen {
 		content = lastLinesOf(content, rows)
 	}
-	if m.opts.Fullscreen {
-		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
-	}
-	v := tea.NewView(content)
-	v.AltScreen = m.opts.Fullscreen
-	if m.opts.Fullscreen {
-		v.MouseMode = tea.MouseModeCellMotion
-	}
-	return v
+	return content
 }
+
+// transcriptRows is how many rows the fullscreen transcript has above the
+// live region.
+func (m *Model) transcriptRows() int { return m.height - lineCount(m.liveRegion()) }
 
 // liveView renders what the running completion shows: the tail of the
 // answer (re-rendered each frame, it is only the part after the last

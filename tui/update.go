@@ -75,7 +75,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			if msg.Mouse().Button == tea.MouseWheelDown {
 				step = -3
 			}
-			m.scroll.scrollBy(step)
+			m.scroll.scrollBy(step, m.transcriptRows())
 		}
 		return nil
 	case agentEventMsg:
@@ -148,7 +148,7 @@ func (m *Model) flush() tea.Cmd {
 	// frame scroll into the scrollback as stale copies. A taller text goes
 	// in parts, each after the last one reached the terminal.
 	if m.height > 0 {
-		room := max(m.height-lineCount(m.View().Content)-1, 1)
+		room := max(m.height-lineCount(m.liveRegion())-1, 1)
 		if head, rest, cut := splitRows(text, room, m.width); cut {
 			text = head
 			m.outbox = []string{rest}

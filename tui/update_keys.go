@@ -120,11 +120,12 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.openEditor()
 	case "pgup", "pgdown":
 		if m.opts.Fullscreen {
-			page := max(m.scroll.height-1, 1)
+			rows := m.transcriptRows()
+			page := max(rows-1, 1)
 			if key == "pgdown" {
 				page = -page
 			}
-			m.scroll.scrollBy(page)
+			m.scroll.scrollBy(page, rows)
 			return nil
 		}
 	}
