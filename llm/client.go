@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -74,9 +75,7 @@ func New(cfg Config) *Client {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.ResponseHeaderTimeout = cfg.HeaderTimeout
-		hc = &http.Client{Transport: tr}
+		hc = &http.Client{Transport: transportFor(cfg.HeaderTimeout)}
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
@@ -85,6 +84,21 @@ func New(cfg Config) *Client {
 	// go-openai; some servers send hundreds before the first token.
 	oc.EmptyMessagesLimit = 100000
 	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: Redact(cfg.BaseURL) + "/chat/completions"}
+}
+
+// transports holds one transport per header timeout, shared by every
+// client as http.DefaultTransport was: the model listing, the context
+// probe and the chat reuse one another's connections.
+var transports sync.Map // time.Duration -> *http.Transport
+
+func transportFor(headerTimeout time.Duration) *http.Transport {
+	if t, ok := transports.Load(headerTimeout); ok {
+		return t.(*http.Transport)
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = headerTimeout
+	actual, _ := transports.LoadOrStore(headerTimeout, t)
+	return actual.(*http.Transport)
 }
 
 // Redact drops user:password@ and the query from a URL shown to a person:
