@@ -2,6 +2,7 @@ package control
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -29,9 +30,8 @@ func NewCancellable(base context.Context) *Cancellable {
 	return c
 }
 
-// Reset arms a fresh turn context from the base. The previous one stays
-// cancelled, so anything still holding it from an earlier turn keeps
-// seeing "stop".
+// Reset arms a fresh turn context from the base; the previous one is
+// cancelled, so anything still holding it from an earlier turn sees "stop".
 func (c *Cancellable) Reset() { c.Start(nil) }
 
 // Start arms a fresh turn context derived from parent (the base when nil):
@@ -42,10 +42,16 @@ func (c *Cancellable) Start(parent context.Context) {
 	if parent == nil {
 		parent = c.base
 	}
+	// The previous turn is over: whatever still holds its context sees
+	// "stop", and a long-lived parent does not keep it as a child.
+	c.cancel(errTurnOver)
 	c.ctx, c.cancel = context.WithCancelCause(parent)
 	c.reason = ""
 	c.done = false
 }
+
+// errTurnOver is the cause of a turn context ended by the next turn.
+var errTurnOver = errors.New("the turn is over")
 
 // Cancel stops the current turn; reason is reported by Check. Calling it
 // twice keeps the first reason.
