@@ -2,14 +2,15 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"unicode/utf8"
+
+	"github.com/chatrepl/chat/internal/regular"
 )
 
 // Size limits of attachments.
@@ -28,16 +29,20 @@ var imageTypes = map[string]string{
 // content, so a renamed binary is not sent as text. PDFs and other binary
 // files are refused with a message saying why.
 func Attach(path string) (FilePart, error) {
-	st, err := os.Stat(path)
-	if err != nil {
+	f, err := regular.Open(path)
+	var special *regular.NotRegularError
+	switch {
+	case errors.Is(err, regular.ErrDir):
+		return FilePart{}, fmt.Errorf("attach %s: it is a directory", path)
+	case errors.As(err, &special):
+		return FilePart{}, fmt.Errorf("attach %s: not a regular file (%s); only files can be attached", path, regular.Kind(special.Mode))
+	case err != nil:
 		return FilePart{}, fmt.Errorf("attach %s: %w", path, err)
 	}
-	if st.IsDir() {
-		return FilePart{}, fmt.Errorf("attach %s: it is a directory", path)
-	}
-	// A FIFO would block and a device (/dev/zero) never end.
-	if !st.Mode().IsRegular() {
-		return FilePart{}, fmt.Errorf("attach %s: not a regular file (%s); only files can be attached", path, st.Mode().Type())
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return FilePart{}, fmt.Errorf("attach %s: %w", path, err)
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	limit := int64(MaxTextBytes)
@@ -46,14 +51,6 @@ func Attach(path string) (FilePart, error) {
 	}
 	if st.Size() > limit {
 		return FilePart{}, fmt.Errorf("attach %s: %s is over the %s limit for this kind of file", path, size(st.Size()), size(limit))
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return FilePart{}, fmt.Errorf("attach %s: %w", path, err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return FilePart{}, fmt.Errorf("attach %s: it changed into something that is not a regular file", path)
 	}
 	// Read at most the limit, whatever the size said: the file may grow.
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))

@@ -12,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/chatrepl/chat/internal/regular"
 )
 
 // ReadFile reads a text file, with line numbers, a slice at a time.
@@ -49,7 +51,7 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("%s does not exist; list_files shows what is there", args.Path)
-	case errors.Is(err, errIsDir):
+	case errors.Is(err, regular.ErrDir):
 		return "", fmt.Errorf("%s is a directory; use list_files", args.Path)
 	case err != nil:
 		return "", err

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatrepl/chat/internal/clip"
+	"github.com/chatrepl/chat/internal/regular"
 )
 
 // Grep searches files for a regular expression.
@@ -79,7 +80,7 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		f, err := openRegular(root, p)
+		f, err := regular.OpenIn(root, p)
 		if err != nil {
 			if !st.IsDir() && !errors.Is(err, fs.ErrNotExist) {
 				return err

@@ -12,9 +12,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/chatrepl/chat/internal/regular"
 )
 
 // Workspace is the directory the tools work in. A path outside it (after
@@ -152,31 +153,6 @@ func (t *fileTarget) root() (*os.Root, error) {
 	return r, nil
 }
 
-// errSpecial refuses FIFOs, devices and sockets: reading one can block
-// forever or never end.
-func errSpecial(name string, mode fs.FileMode) error {
-	return fmt.Errorf("%s is not a regular file (%s); the file tools only work on regular files", name, fileKind(mode))
-}
-
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a directory"
-	}
-	return m.Type().String()
-}
-
-// errIsDir is returned by open for a directory.
-var errIsDir = errors.New("is a directory")
-
 // open opens the target for reading. It never blocks on a FIFO and
 // refuses anything but a regular file before reading a byte.
 func (t *fileTarget) open() (*os.File, error) {
@@ -185,33 +161,7 @@ func (t *fileTarget) open() (*os.File, error) {
 		return nil, err
 	}
 	defer root.Close()
-	return openRegular(root, t.name)
-}
-
-func openRegular(root *os.Root, name string) (*os.File, error) {
-	if st, err := root.Lstat(name); err == nil && !st.Mode().IsRegular() && st.Mode()&fs.ModeSymlink == 0 {
-		if st.IsDir() {
-			return nil, errIsDir
-		}
-		return nil, errSpecial(name, st.Mode())
-	}
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	switch {
-	case err != nil:
-		f.Close()
-		return nil, err
-	case st.IsDir():
-		f.Close()
-		return nil, errIsDir
-	case !st.Mode().IsRegular():
-		f.Close()
-		return nil, errSpecial(name, st.Mode())
-	}
-	return f, nil
+	return regular.OpenIn(root, t.name)
 }
 
 // readAll reads the whole target, refusing one larger than limit.
@@ -243,7 +193,7 @@ func (t *fileTarget) write(data []byte) error {
 	mode := os.FileMode(0o644)
 	if st, err := root.Lstat(t.name); err == nil {
 		if !st.Mode().IsRegular() {
-			return errSpecial(t.name, st.Mode())
+			return &regular.NotRegularError{Name: t.name, Mode: st.Mode()}
 		}
 		mode = st.Mode().Perm()
 	}
@@ -367,7 +317,7 @@ func readIgnore(root *os.Root, domain []string) []gitignore.Pattern {
 		files = append(files, ".git/info/exclude")
 	}
 	for _, name := range files {
-		f, err := openRegular(root, name)
+		f, err := regular.OpenIn(root, name)
 		if err != nil {
 			continue
 		}

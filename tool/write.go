@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/chatrepl/chat/internal/regular"
 )
 
 // maxEditSize bounds the file edit_file and write_file read for a diff.
@@ -38,7 +40,7 @@ func (w Workspace) writeReview(p string) (Review, *fileTarget, bool, error) {
 	exists := false
 	if st, err := os.Lstat(t.abs); err == nil {
 		if !st.Mode().IsRegular() {
-			return Review{}, nil, false, errSpecial(p, st.Mode())
+			return Review{}, nil, false, &regular.NotRegularError{Name: p, Mode: st.Mode()}
 		}
 		exists = true
 	} else if !errors.Is(err, fs.ErrNotExist) {
