@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
 // isBidi reports the invisible characters that reorder text (Trojan
 // Source): shown, they make a command read differently from what runs.
-func isBidi(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
-}
+func isBidi(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
 
 // SafeWriter passes everything written through a visible Sanitizer: the
 // one path by which diagnostics and listings reach a terminal, so no

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-
-	"github.com/chatrepl/chat/listener"
 )
 
 // exitError carries a process exit code up to main.
@@ -24,17 +22,19 @@ func (e *exitError) Error() string {
 }
 
 func main() {
-	err := newRootCmd(defaultDeps(), nil).Execute()
+	d := defaultDeps()
+	err := newRootCmd(d, nil).Execute()
 	if err == nil {
 		return
 	}
+	// d.stderr is the sanitizing writer when stderr is a terminal.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "chat:", listener.VisibleString(ee.err.Error()))
+			fmt.Fprintln(d.stderr, "chat:", ee.err)
 		}
 		os.Exit(ee.code)
 	}
-	fmt.Fprintln(os.Stderr, "chat:", listener.VisibleString(err.Error()))
+	fmt.Fprintln(d.stderr, "chat:", err)
 	os.Exit(1)
 }
