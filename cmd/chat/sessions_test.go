@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 	"github.com/chatrepl/chat/session"
@@ -102,7 +103,8 @@ func TestSessionsAreSavedAndContinued(t *testing.T) {
 
 // TestKill9ThenContinue kills the binary with SIGKILL while a tool call is
 // running, then continues: the pending call runs and the strict server
-// accepts the history.
+// accepts the history. The blocking call is a shell read of a FIFO (the
+// file tools refuse FIFOs outright, so they would not block).
 func TestKill9ThenContinue(t *testing.T) {
 	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()
@@ -111,28 +113,39 @@ func TestKill9ThenContinue(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := oaitest.New(t,
-		oaitest.Answer{Text: "Reading it.", Calls: []oaitest.Call{{ID: "call_fifo", Name: "read_file", Args: `{"path":"slow.fifo"}`}}},
+		oaitest.Answer{Text: "Reading it.", Calls: []oaitest.Call{{ID: "call_fifo", Name: "run_shell", Args: `{"command":"read line < slow.fifo; echo \"$line\""}`}}},
 		oaitest.Answer{Text: "the file said hello"})
-	cmd := inHome(t, command(t, srv, "-p", "read slow.fifo"), home, dir)
+	cmd := inHome(t, command(t, srv, "--yes", "-p", "read slow.fifo"), home, dir)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 200)
-	n, _ := io.ReadAtLeast(stderr, buf, len("→ read_file")) // the tool is running, blocked on the FIFO
-	if !strings.Contains(string(buf[:n]), "read_file") {
+	n, _ := io.ReadAtLeast(stderr, buf, len("→ run_shell")) // the tool is running, blocked on the FIFO
+	if !strings.Contains(string(buf[:n]), "run_shell") {
 		t.Fatalf("stderr %q", buf[:n])
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
 
-	go func() { // the resumed run reads the FIFO again: feed it
-		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-			_, _ = w.WriteString("hello\n")
-			w.Close()
+	// The killed run's shell may still be waiting on the FIFO (SIGKILL
+	// leaves it orphaned), so feed every reader that shows up, not just one.
+	fed := make(chan struct{})
+	defer close(fed)
+	go func() {
+		for {
+			select {
+			case <-fed:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			if w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				_, _ = w.WriteString("hello\n")
+				w.Close()
+			}
 		}
 	}()
-	out, errOut, code := run(t, inHome(t, command(t, srv, "--continue", "-p", "what did it say?"), home, dir))
+	out, errOut, code := run(t, inHome(t, command(t, srv, "--yes", "--continue", "-p", "what did it say?"), home, dir))
 	if code != 0 || !strings.Contains(out, "the file said hello") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
