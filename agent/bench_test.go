@@ -20,9 +20,7 @@ import (
 // fan-out, the Terminal listener writing to io.Discard) over a 1,000-chunk
 // stream: one op = 1,000 tokens.
 func BenchmarkTurn1000Tokens(b *testing.B) {
-	body := oaitest.StreamBody(1000, "tok ")
-	srv := oaitest.New(b)
-	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Raw{Body: body} })
+	srv := oaitest.Flood(b, 1000, "tok ")
 	client := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-model", BaseBackoff: time.Millisecond})
 	ls := listener.NewList(listener.NewTerminal(io.Discard, io.Discard, false))
 	b.ReportAllocs()

@@ -40,15 +40,25 @@ func (s *StepLimit) Reset() {
 
 // Max is the budget; 0 means unlimited.
 func (s *StepLimit) Max() int {
+	limit, _ := s.counts()
+	return limit
+}
+
+// Used is how many steps this turn has spent.
+func (s *StepLimit) Used() int {
+	_, used := s.counts()
+	return used
+}
+
+// counts is the budget (0: unlimited) and what this turn has spent; a nil
+// StepLimit is unlimited and has spent nothing.
+func (s *StepLimit) counts() (limit, used int) {
 	if s == nil {
-		return 0
+		return 0, 0
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.max < 0 {
-		return 0
-	}
-	return s.max
+	return max(s.max, 0), s.used
 }
 
 // SetMax changes the budget, for the running turn too (/steps N).
@@ -56,14 +66,4 @@ func (s *StepLimit) SetMax(max int) {
 	s.mu.Lock()
 	s.max = max
 	s.mu.Unlock()
-}
-
-// Used is how many steps this turn has spent.
-func (s *StepLimit) Used() int {
-	if s == nil {
-		return 0
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.used
 }

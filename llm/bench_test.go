@@ -14,9 +14,7 @@ import (
 // is pre-rendered, so the in-process server adds only a constant per
 // request (one write of the body).
 func BenchmarkStream1000Tokens(b *testing.B) {
-	body := oaitest.StreamBody(1000, "tok ")
-	srv := oaitest.New(b)
-	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Raw{Body: body} })
+	srv := oaitest.Flood(b, 1000, "tok ")
 	client := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-model", BaseBackoff: time.Millisecond})
 	req := ask("go")
 	n := 0

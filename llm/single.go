@@ -8,29 +8,18 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 )
 
-// wireCompletion is a whole (non-streamed) answer, decoded by us from the
-// body go-openai received, for the same reasons as wireChunk.
-type wireCompletion struct {
-	Choices []struct {
-		Message      wireMessage `json:"message"`
-		FinishReason *string     `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *wireUsage `json:"usage"`
-	Error *wireError `json:"error"`
-}
-
 // single is the --no-stream path: one JSON answer, replayed as chunks so
 // listeners see the same shape either way.
 func (c *Client) single(ctx context.Context, wire openai.ChatCompletionRequest, x *exchange, h Handler) (Response, bool, error) {
 	if _, err := c.oa.CreateChatCompletion(ctx, wire); err != nil {
 		return Response{}, false, c.wrap(ctx, err, x)
 	}
-	var wc wireCompletion
+	var wc wireBody
 	if err := json.Unmarshal(x.body, &wc); err != nil {
 		return Response{}, false, fmt.Errorf("%w: %s answered with %v in %q", ErrMalformed, c.url, err, clipBytes(x.body, 120))
 	}
-	if wc.Error != nil {
-		return Response{}, false, &APIError{URL: c.url, Message: wc.Error.Message, Type: wc.Error.Type, Code: fmt.Sprint(orEmpty(wc.Error.Code))}
+	if err := wc.apiError(c.url); err != nil {
+		return Response{}, false, err
 	}
 	resp := Response{Usage: wc.Usage.session()}
 	if len(wc.Choices) == 0 {

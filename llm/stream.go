@@ -16,17 +16,27 @@ import (
 	"github.com/chatrepl/chat/session"
 )
 
-// wireChunk is the part of a streamed chunk we read. It is decoded by us,
-// not by go-openai's types, so the field names servers disagree on
-// (reasoning_content / reasoning, content as text or parts, a missing
-// index) all arrive.
-type wireChunk struct {
+// wireBody is the part of an answer we read: a streamed chunk (choices
+// carry a delta) or a whole completion (choices carry a message). It is
+// decoded by us, not by go-openai's types, so the field names servers
+// disagree on (reasoning_content / reasoning, content as text or parts, a
+// missing index) all arrive.
+type wireBody struct {
 	Choices []struct {
 		Delta        wireMessage `json:"delta"`
+		Message      wireMessage `json:"message"`
 		FinishReason *string     `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *wireUsage `json:"usage"`
 	Error *wireError `json:"error"`
+}
+
+// apiError is the error the body carries, nil when it carries none.
+func (b *wireBody) apiError(url string) error {
+	if b.Error == nil {
+		return nil
+	}
+	return &APIError{URL: url, Message: b.Error.Message, Type: b.Error.Type, Code: fmt.Sprint(orEmpty(b.Error.Code))}
 }
 
 // wireMessage is a streamed delta or a whole message.
@@ -158,12 +168,12 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		if rerr != nil {
 			return resp, started, c.wrap(ctx, rerr, x)
 		}
-		var wc wireChunk
+		var wc wireBody
 		if jerr := json.Unmarshal(raw, &wc); jerr != nil {
 			return resp, started, fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clipBytes(raw, 120))
 		}
-		if wc.Error != nil {
-			return resp, started, &APIError{URL: c.url, Message: wc.Error.Message, Type: wc.Error.Type, Code: fmt.Sprint(orEmpty(wc.Error.Code))}
+		if err := wc.apiError(c.url); err != nil {
+			return resp, started, err
 		}
 		if wc.Usage != nil {
 			// Some servers send usage twice or on the finish chunk: the

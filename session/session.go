@@ -140,9 +140,9 @@ func (s *Session) MarkUnanswered() []Message {
 func (s *Session) Update(id string, edit func(*Message)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.index(id)
-	if i < 0 {
-		return fmt.Errorf("update %s: %w", id, ErrNotFound)
+	i, err := s.find("update", id)
+	if err != nil {
+		return err
 	}
 	m := s.msgs[i]
 	edit(&m)
@@ -174,6 +174,15 @@ func (s *Session) index(id string) int {
 	return -1
 }
 
+// find is index for an operation that needs the message: ErrNotFound, with
+// the operation named, when it is not there. The caller holds mu.
+func (s *Session) find(op, id string) (int, error) {
+	if i := s.index(id); i >= 0 {
+		return i, nil
+	}
+	return -1, fmt.Errorf("%s %s: %w", op, id, ErrNotFound)
+}
+
 // UpdateToolResult rewrites the result of one call (say, to replace a
 // placeholder with the real answer). No hook fires.
 func (s *Session) UpdateToolResult(callID string, edit func(*Message)) error {
@@ -197,9 +206,9 @@ func (s *Session) UpdateToolResult(callID string, edit func(*Message)) error {
 func (s *Session) Remove(id string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.index(id)
-	if i < 0 {
-		return fmt.Errorf("remove %s: %w", id, ErrNotFound)
+	i, err := s.find("remove", id)
+	if err != nil {
+		return err
 	}
 	m := s.msgs[i]
 	if m.Role == RoleTool {
@@ -239,10 +248,10 @@ func dropResults(msgs []Message, callIDs []string) []Message {
 func (s *Session) TruncateAt(id string) ([]Message, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i := s.index(id)
+	i, err := s.find("truncate at", id)
 	switch {
-	case i < 0:
-		return nil, fmt.Errorf("truncate at %s: %w", id, ErrNotFound)
+	case err != nil:
+		return nil, err
 	case s.msgs[i].Role == RoleTool:
 		return nil, fmt.Errorf("truncate at %s: cannot cut between a tool call and its result", id)
 	}

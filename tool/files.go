@@ -16,34 +16,40 @@ import (
 	"github.com/chatrepl/chat/internal/regular"
 )
 
-// ReadFile reads a text file, with line numbers, a slice at a time.
-type ReadFile struct {
+// reader is a tool that only reads the workspace: it asks only for paths
+// outside the working directory, saying what it would do there (N's verb).
+type reader[N interface {
+	named
+	verb() string
+}] struct {
 	Workspace
-	described[readFileName]
+	described[N]
 }
+
+func (r reader[N]) Review(_ context.Context, raw json.RawMessage) (Review, error) {
+	var n N
+	return r.readReview(n.verb(), raw)
+}
+
+// ReadFile reads a text file, with line numbers, a slice at a time.
+type ReadFile struct{ reader[readFileName] }
 
 type pathArg struct {
 	Path string `json:"path"`
 }
 
-// Review asks only for paths outside the working directory.
-func (r ReadFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	return r.readReview("read", raw)
-}
-
 // maxLineShown is how much of one line read_file and grep show.
 const maxLineShown = 2000
 
+type readArgs struct {
+	Path          string
+	Offset, Limit int
+}
+
+func (a readArgs) file() string { return a.Path }
+
 func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	var args struct {
-		Path          string
-		Offset, Limit int
-	}
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return "", err
-	}
-	rv, ok := Reviewed(ctx)
-	t, err := r.targetOf(rv, ok, args.Path)
+	args, t, err := fileCall[readArgs](ctx, r.Workspace, raw)
 	if err != nil {
 		return "", err
 	}
@@ -102,15 +108,7 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 }
 
 // ListFiles lists a directory tree.
-type ListFiles struct {
-	Workspace
-	described[listFilesName]
-}
-
-// Review asks only for paths outside the working directory.
-func (l ListFiles) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	return l.readReview("list", raw)
-}
+type ListFiles struct{ reader[listFilesName] }
 
 const maxEntries = 2000
 
@@ -197,7 +195,8 @@ func matches(glob, name string) bool {
 
 // Builtins returns every built-in tool working in ws.
 func Builtins(ws Workspace) []Tool {
-	return []Tool{ReadFile{Workspace: ws}, ListFiles{Workspace: ws}, Grep{Workspace: ws}, FetchURL{},
+	return []Tool{ReadFile{reader[readFileName]{Workspace: ws}}, ListFiles{reader[listFilesName]{Workspace: ws}},
+		Grep{reader[grepName]{Workspace: ws}}, FetchURL{},
 		WriteFile{Workspace: ws}, EditFile{Workspace: ws}, RunShell{Workspace: ws}}
 }
 

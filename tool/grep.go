@@ -19,15 +19,7 @@ import (
 )
 
 // Grep searches files for a regular expression.
-type Grep struct {
-	Workspace
-	described[grepName]
-}
-
-// Review asks only for paths outside the working directory.
-func (g Grep) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	return g.readReview("search", raw)
-}
+type Grep struct{ reader[grepName] }
 
 // grepLineShown is how much of a matching line is printed.
 const grepLineShown = 300

@@ -78,4 +78,9 @@ func (grepName) toolName() string      { return "grep" }
 func (fetchURLName) toolName() string  { return "fetch_url" }
 func (writeFileName) toolName() string { return "write_file" }
 func (editFileName) toolName() string  { return "edit_file" }
-func (runShellName) toolName() string  { return "run_shell" }
+
+// What a reading tool says it would do outside the working directory.
+func (readFileName) verb() string     { return "read" }
+func (listFilesName) verb() string    { return "list" }
+func (grepName) verb() string         { return "search" }
+func (runShellName) toolName() string { return "run_shell" }

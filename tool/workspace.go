@@ -111,20 +111,29 @@ func realPath(p string) string {
 	return filepath.Join(realPath(dir), base)
 }
 
-// targetOf is the target the policy approved for this call, or (outside
+// callTarget is the target the policy approved for this call, or (outside
 // Dispatch) the path resolved now.
-func (w Workspace) targetOf(r Review, ok bool, p string) (*fileTarget, error) {
-	if ok && r.file != nil {
+func (w Workspace) callTarget(ctx context.Context, p string) (*fileTarget, error) {
+	if r, ok := Reviewed(ctx); ok && r.file != nil {
 		return r.file, nil
 	}
 	return w.target(p)
 }
 
+// fileCall decodes a file tool's arguments and resolves the file it acts on.
+func fileCall[A interface{ file() string }](ctx context.Context, w Workspace, raw json.RawMessage) (A, *fileTarget, error) {
+	var a A
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return a, nil, err
+	}
+	t, err := w.callTarget(ctx, a.file())
+	return a, t, err
+}
+
 // rootOf opens the confining directory of the call's approved target (or,
 // outside Dispatch, of p resolved now); the caller closes the root.
 func (w Workspace) rootOf(ctx context.Context, p string) (*fileTarget, *os.Root, error) {
-	rv, ok := Reviewed(ctx)
-	t, err := w.targetOf(rv, ok, p)
+	t, err := w.callTarget(ctx, p)
 	if err != nil {
 		return nil, nil, err
 	}

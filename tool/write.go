@@ -29,6 +29,8 @@ type writeArgs struct {
 	Content string `json:"content"`
 }
 
+func (a writeArgs) file() string { return a.Path }
+
 // writeReview resolves a file tool's target and says what asking shows.
 // Nothing is read here: only its type is looked at, so a FIFO or a device
 // is refused before anyone is asked.
@@ -83,12 +85,7 @@ func (w WriteFile) Review(_ context.Context, raw json.RawMessage) (Review, error
 }
 
 func (w WriteFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	var a writeArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return "", err
-	}
-	rv, ok := Reviewed(ctx)
-	t, err := w.targetOf(rv, ok, a.Path)
+	a, t, err := fileCall[writeArgs](ctx, w.Workspace, raw)
 	if err != nil {
 		return "", err
 	}
@@ -110,6 +107,8 @@ type editArgs struct {
 	New        string `json:"new_string"`
 	ReplaceAll bool   `json:"replace_all"`
 }
+
+func (a editArgs) file() string { return a.Path }
 
 // edit reads the target and computes the new content, checking the edit
 // is unambiguous.
@@ -172,12 +171,7 @@ func (e EditFile) Review(_ context.Context, raw json.RawMessage) (Review, error)
 }
 
 func (e EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	var a editArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return "", err
-	}
-	rv, ok := Reviewed(ctx)
-	t, err := e.targetOf(rv, ok, a.Path)
+	a, t, err := fileCall[editArgs](ctx, e.Workspace, raw)
 	if err != nil {
 		return "", err
 	}

@@ -40,6 +40,16 @@ func answered(t *testing.T, reply chan tool.Decision) tool.Decision {
 	return tool.Decision{}
 }
 
+// unanswered fails when the prompt was answered by what happened (said).
+func unanswered(t *testing.T, reply chan tool.Decision, what string) {
+	t.Helper()
+	select {
+	case d := <-reply:
+		t.Fatalf("%s answered the prompt: %+v", what, d)
+	default:
+	}
+}
+
 func TestApprovalPrompt(t *testing.T) {
 	t.Parallel()
 	edit := tool.Request{Tool: "edit_file", Review: tool.Review{NeedsApproval: true, Summary: "edit main.go",
@@ -135,11 +145,7 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 		t.Fatalf("view:\n%s", view)
 	}
 	deliberately(f, "y")
-	select {
-	case d := <-reply:
-		t.Fatalf("approved unseen: %+v", d)
-	default:
-	}
+	unanswered(t, reply, "a key before the end was seen")
 	view = ansi.Strip(f.m.View().Content)
 	if !strings.Contains(view, "evil.example ␛]0;title␇") || !strings.Contains(view, "? run_shell wants to") || !strings.Contains(view, "of 61") {
 		t.Fatalf("the end is not shown, or its escapes are live:\n%s", view)
@@ -158,21 +164,13 @@ func TestTypingNeverAnswers(t *testing.T) {
 	f.busy("go")
 	reply := askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}})
 	f.typeText("also check this") // within the grace, and a burst: "a" and "t" and "n" must not answer
-	select {
-	case d := <-reply:
-		t.Fatalf("typing answered the prompt: %+v", d)
-	default:
-	}
+	unanswered(t, reply, "typing")
 	if got := f.m.input.value(); got != "also check this" {
 		t.Fatalf("the typed text was not kept: %q", got)
 	}
 	f.clock = f.clock.Add(100 * time.Millisecond)
 	f.typeText("y") // still part of the burst
-	select {
-	case d := <-reply:
-		t.Fatalf("a key in a burst answered: %+v", d)
-	default:
-	}
+	unanswered(t, reply, "a key in a burst")
 	deliberately(f, "n")
 	if d := answered(t, reply); d.Verdict != tool.Deny {
 		t.Fatal(d)

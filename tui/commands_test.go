@@ -18,13 +18,8 @@ import (
 func TestRetryAndContinue(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	s := f.m.opts.Agent.Session()
-	s.AppendInput(session.User("first question"))
-	s.Append(session.Assistant("first answer"))
-	s.AppendInput(session.User("second question"))
-	s.Append(session.Assistant("a bad answer"))
-	f.typeText("/retry")
-	f.send(press("enter"))
+	s := f.exchanges("first question", "first answer", "second question", "a bad answer")
+	f.submit("/retry")
 	if !f.m.busy || f.m.lastUser != "second question" {
 		t.Fatalf("retry did not resend: busy %v last %q", f.m.busy, f.m.lastUser)
 	}
@@ -132,13 +127,11 @@ func TestAttachCommand(t *testing.T) {
 	if len(f.m.attachments) != 1 || !strings.Contains(ansi.Strip(f.m.View().Content), "📎 notes.txt (5 B)") {
 		t.Fatal("attachment not shown")
 	}
-	f.typeText("summarize it")
-	f.send(press("enter"))
+	f.submit("summarize it")
 	if len(f.m.attachments) != 0 || !strings.Contains(f.printed(), "📎 notes.txt") {
 		t.Fatal("attachment not sent with the message")
 	}
-	f.typeText("/attach " + filepath.Join(dir, "missing"))
-	f.send(press("enter"))
+	f.submit("/attach " + filepath.Join(dir, "missing"))
 	f.send(attachedMsg{err: errors.New("attach missing: no such file")})
 	if !strings.Contains(f.printed(), "✗ attach missing") {
 		t.Fatal("error not shown")
@@ -148,11 +141,7 @@ func TestAttachCommand(t *testing.T) {
 func TestEscEscEditsLastMessage(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	s := f.m.opts.Agent.Session()
-	s.AppendInput(session.User("first"))
-	s.Append(session.Assistant("answer one"))
-	s.AppendInput(session.User("second with a typo"))
-	s.Append(session.Assistant("answer two"))
+	s := f.exchanges("first", "answer one", "second with a typo", "answer two")
 	f.send(press("esc"))
 	f.clock = f.clock.Add(300 * time.Millisecond)
 	f.send(press("esc"))

@@ -47,8 +47,7 @@ func TestGoldenViews(t *testing.T) {
 		}},
 		{"pending", func(f *fixture) {
 			f.busy("Refactor the parser.")
-			f.typeText("keep the public API unchanged")
-			f.send(press("enter"))
+			f.submit("keep the public API unchanged")
 			f.typeText("then run the tests")
 			f.send(press("tab"))
 		}},

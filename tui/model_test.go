@@ -13,6 +13,7 @@ import (
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
 )
 
 // fixture is a model wired to an agent whose controls the test can see.
@@ -74,9 +75,25 @@ func (f *fixture) typeText(s string) {
 }
 
 // busy starts a turn without running it: the model is as during a stream.
+// exchanges puts answered questions (question, answer, question, …) into
+// the session, as if they had been asked.
+func (f *fixture) exchanges(texts ...string) *session.Session {
+	s := f.m.opts.Agent.Session()
+	for i := 0; i+1 < len(texts); i += 2 {
+		s.AppendInput(session.User(texts[i]))
+		s.Append(session.Assistant(texts[i+1]))
+	}
+	return s
+}
+
+// submit types a line and presses Enter.
+func (f *fixture) submit(s string) tea.Cmd {
+	f.typeText(s)
+	return f.send(press("enter"))
+}
+
 func (f *fixture) busy(text string) {
-	f.typeText(text)
-	f.send(press("enter"))
+	f.submit(text)
 	if !f.m.busy {
 		panic("not busy after enter")
 	}
@@ -184,8 +201,7 @@ func TestMidTurnInput(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.busy("first question")
-	f.typeText("look at the tests too")
-	f.send(press("enter"))
+	f.submit("look at the tests too")
 	f.typeText("then summarize")
 	f.send(press("tab"))
 	if len(f.m.pending) != 2 || !f.m.pending[0].inject || f.m.pending[1].inject {
@@ -215,10 +231,8 @@ func TestRecallAndDeletePending(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.busy("q")
-	f.typeText("one")
-	f.send(press("enter"))
-	f.typeText("two")
-	f.send(press("enter"))
+	f.submit("one")
+	f.submit("two")
 	f.send(press("up"))
 	if f.m.input.value() != "two" || f.in.Len() != 1 || len(f.m.pending) != 1 {
 		t.Fatalf("recall: input %q interloper %d pending %d", f.m.input.value(), f.in.Len(), len(f.m.pending))
@@ -299,24 +313,20 @@ func TestSlashCommands(t *testing.T) {
 	if f.m.input.value() != "/steps " {
 		t.Fatalf("completion %q", f.m.input.value())
 	}
-	f.typeText("3")
-	f.send(press("enter"))
+	f.submit("3")
 	if f.m.opts.Agent.StepLimit().Max() != 3 || f.m.busy {
 		t.Fatal("/steps 3")
 	}
-	f.typeText("/model other-model")
-	f.send(press("enter"))
+	f.submit("/model other-model")
 	if f.m.opts.Agent.Model() != "other-model" {
 		t.Fatal("/model")
 	}
-	f.typeText("/usr/bin is where?")
-	f.send(press("enter"))
+	f.submit("/usr/bin is where?")
 	if !f.m.busy {
 		t.Fatal("a path was taken for a command")
 	}
 	f.send(press("esc"))
-	f.typeText("/nope")
-	f.send(press("enter"))
+	f.submit("/nope")
 	if !strings.Contains(f.m.notice, "unknown command") {
 		t.Fatal(f.m.notice)
 	}

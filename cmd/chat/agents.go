@@ -149,7 +149,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 		RunE: func(*cobra.Command, []string) error {
 			defs, err := load()
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if len(defs) == 0 {
 				fmt.Fprintf(d.stdout, "no named agents yet: add [agents.NAME] to %s or chat agents import FILE\n", configPath(d, o))
@@ -186,7 +186,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			def, err := get(args[0])
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			return writeJSON(d, def)
 		},
@@ -196,11 +196,11 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			def, err := get(args[0])
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			available, err := toolSet(d, config.Config{})
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if len(def.Tools) == 0 {
 				def.Tools = agent.Describe(available.All())
@@ -216,37 +216,37 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			b, err := os.ReadFile(args[0])
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			var def agent.Definition
 			if err := json.Unmarshal(b, &def); err != nil {
-				return &exitError{code: 1, err: fmt.Errorf("%s: %w", args[0], err)}
+				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			available, err := toolSet(d, config.Config{})
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if _, err := def.ResolveTools(available); err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if len(def.StructuredOutput) > 0 {
 				if _, err := agent.CompileSchema(def.StructuredOutput); err != nil {
-					return &exitError{code: 1, err: err}
+					return err
 				}
 			}
 			dir := agentsDir(d, o)
 			path := filepath.Join(dir, def.Identifier+".json")
 			if _, err := os.Stat(path); err == nil && !force {
-				return &exitError{code: 1, err: fmt.Errorf("%s exists; --force replaces it", path)}
+				return fmt.Errorf("%s exists; --force replaces it", path)
 			} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			out, _ := json.MarshalIndent(def, "", "  ")
 			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if err := os.WriteFile(path, append(out, '\n'), 0o600); err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			fmt.Fprintf(d.stdout, "imported agent %s into %s\n", def.Identifier, path)
 			return nil

@@ -21,7 +21,7 @@ func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				cfg, err := loadConfigFile(d, o, config.Flags{})
 				if err != nil {
-					return &exitError{code: 1, err: err}
+					return err
 				}
 				// api_key_cmd is not run just to show settings; a key or
 				// password in the base URL is not shown.
@@ -38,7 +38,7 @@ func newConfigCmd(d deps, o *rootOptions) *cobra.Command {
 			RunE: func(*cobra.Command, []string) error {
 				path := configPath(d, o)
 				if err := config.Init(path); err != nil {
-					return &exitError{code: 1, err: err}
+					return err
 				}
 				fmt.Fprintf(d.stdout, "wrote %s\n", path)
 				return nil
@@ -55,18 +55,18 @@ func newModelsCmd(d deps, o *rootOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig(cmd.Root(), d, o)
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if cmd.Flags().Changed("base-url") {
 				cfg.BaseURL = baseURL
 				cfg.Sources["base_url"] = "flag"
 			}
 			if err := resolveEndpoint(cmd.Context(), d, &cfg); err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			models, err := client(cfg, "").Models(cmd.Context())
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			for _, m := range models {
 				fmt.Fprintln(d.stdout, m)

@@ -93,6 +93,12 @@ func (tm *pane) keys(keys ...string) {
 
 func (tm *pane) typeText(s string) { tm.tmux("send-keys", "-t", "main", "-l", s) }
 
+// ask types a line and presses Enter.
+func (tm *pane) ask(s string) {
+	tm.typeText(s)
+	tm.keys("Enter")
+}
+
 // answer presses a key at an approval prompt as a person does: after
 // reading it (keys within a moment of the prompt are taken as typing).
 func (tm *pane) answer(key string) {
@@ -142,8 +148,7 @@ func TestTUIAnswersAndQuits(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t, oaitest.Answer{Text: "Here is **the answer**:\n\n- one\n- two\n"})
 	tm := startTerm(t, srv)
-	tm.typeText("hello there")
-	tm.keys("Enter")
+	tm.ask("hello there")
 	scr := tm.waitFor("• two", 10*time.Second)
 	if !strings.Contains(scr, "› hello there") || !strings.Contains(scr, "the answer") || !strings.Contains(scr, "• one") {
 		t.Fatalf("the screen:\n%s", scr)
@@ -162,8 +167,7 @@ func TestTUICancelThenNextTurn(t *testing.T) {
 	srv := oaitest.New(t, oaitest.Answer{Text: "The start of a stream that hangs", Piece: 16, Gate: gate, GateAfter: 1},
 		oaitest.Answer{Text: "second turn works"})
 	tm := startTerm(t, srv)
-	tm.typeText("first")
-	tm.keys("Enter")
+	tm.ask("first")
 	tm.waitFor("The start of a ", 10*time.Second)
 	tm.keys("C-c")
 	select {
@@ -172,8 +176,7 @@ func TestTUICancelThenNextTurn(t *testing.T) {
 		t.Fatal("the server never saw the connection close")
 	}
 	tm.waitFor("⏹ cancelled", 5*time.Second)
-	tm.typeText("second")
-	tm.keys("Enter")
+	tm.ask("second")
 	tm.waitFor("second turn works", 10*time.Second)
 	reqs := srv.Requests()
 	if got := reqs[len(reqs)-1].Shape(); got != "system user assistant user" {
@@ -192,11 +195,9 @@ func TestTUITypeDuringSlowTool(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tm.typeText("read the pipe")
-	tm.keys("Enter")
+	tm.ask("read the pipe")
 	tm.waitFor("run_shell", 10*time.Second) // the command blocks on the FIFO
-	tm.typeText("also check the tests")
-	tm.keys("Enter")
+	tm.ask("also check the tests")
 	tm.typeText("afterwards, summarize")
 	tm.keys("Tab")
 	tm.waitFor("after turn afterwards, summarize", 5*time.Second)
@@ -245,8 +246,7 @@ func TestTUIEscapeSequencesAreInert(t *testing.T) {
 	srv := oaitest.New(t, oaitest.Answer{Text: "title\x1b]0;PWNED\x07 clear\x1b[2J\x1b[H done"})
 	tm := startTerm(t, srv)
 	title := tm.tmux("display-message", "-p", "-t", "main", "#{pane_title}")
-	tm.typeText("go")
-	tm.keys("Enter")
+	tm.ask("go")
 	scr := tm.waitFor("done", 10*time.Second)
 	if !strings.Contains(scr, "MARKER-BEFORE-CHAT") {
 		t.Fatalf("the screen was cleared:\n%s", scr)
@@ -264,8 +264,7 @@ func TestTUIEditorAndHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm := startTermEnv(t, srv, "EDITOR="+editor)
-	tm.typeText("question one")
-	tm.keys("Enter")
+	tm.ask("question one")
 	tm.waitFor("first answer", 10*time.Second)
 	tm.keys("Up")
 	tm.waitFor("› question one", 5*time.Second)

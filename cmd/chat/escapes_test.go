@@ -82,11 +82,9 @@ func TestTUIEscapesStayInert(t *testing.T) {
 		oaitest.Answer{Text: "fine " + evil})
 	tm := startTerm(t, srv)
 	tm.tmux("set-option", "-g", "set-clipboard", "on")
-	tm.typeText("go")
-	tm.keys("Enter")
+	tm.ask("go")
 	tm.waitFor("bad request", 15*time.Second)
-	tm.typeText("again")
-	tm.keys("Enter")
+	tm.ask("again")
 	tm.waitFor("fine", 10*time.Second)
 	if got := strings.TrimSpace(tm.tmux("display-message", "-p", "-t", "main", "#{pane_title}")); strings.Contains(got, "PWNED") {
 		t.Errorf("the pane title was set: %q", got)

@@ -8,18 +8,11 @@ import (
 	"os"
 )
 
-// exitError carries a process exit code up to main.
-type exitError struct {
-	code int
-	err  error // already reported when nil
-}
+// exitError ends the process with code after the error was already shown
+// (by the listeners); any other error exits 1 after "chat: " and its text.
+type exitError struct{ code int }
 
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
 	d := defaultDeps()
@@ -30,9 +23,6 @@ func main() {
 	// d.stderr is the sanitizing writer when stderr is a terminal.
 	var ee *exitError
 	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintln(d.stderr, "chat:", ee.err)
-		}
 		os.Exit(ee.code)
 	}
 	fmt.Fprintln(d.stderr, "chat:", err)

@@ -26,18 +26,18 @@ const maxPipedInput = 10 << 20
 func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	prompt, err := printPrompt(d, o)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	var files []session.FilePart
 	for _, path := range o.files {
 		part, err := session.Attach(path)
 		if err != nil {
-			return &exitError{code: 1, err: err}
+			return err
 		}
 		files = append(files, part)
 	}
 	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	// Deltas are coalesced to at most a frame's worth per write: the
 	// first token still goes out at once, and a fast stream costs one
@@ -81,17 +81,17 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	// No approver: what needs approval is refused unless --yes.
 	w, err := wire(ctx, d, o, cfg, changed, ls, cancel, nil, nil)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	defer w.host.close()
 	a := w.agent
 	if o.schema != "" {
 		schema, err := os.ReadFile(o.schema)
 		if err != nil {
-			return &exitError{code: 1, err: err}
+			return err
 		}
 		if _, err := agent.CompileSchema(schema); err != nil {
-			return &exitError{code: 1, err: fmt.Errorf("%s: %w", o.schema, err)}
+			return fmt.Errorf("%s: %w", o.schema, err)
 		}
 		a.SetSchema(schema)
 	}
@@ -109,7 +109,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		if err != nil {
 			// The answer is not lost: it goes to stderr with what to try.
 			fmt.Fprintf(d.stderr, "the model's answer, which does not match the schema:\n%s\n\n", res.Content)
-			return &exitError{code: 1, err: fmt.Errorf("%w; try again (models drift), make the schema simpler, or use a model with structured output support", err)}
+			return fmt.Errorf("%w; try again (models drift), make the schema simpler, or use a model with structured output support", err)
 		}
 		return writeJSON(d, v)
 	}

@@ -20,26 +20,26 @@ import (
 func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	switch {
 	case len(o.files) > 0:
-		return &exitError{code: 1, err: errors.New("-f attaches files in print mode (with -p); in the REPL use /attach PATH")}
+		return errors.New("-f attaches files in print mode (with -p); in the REPL use /attach PATH")
 	case o.schema != "":
-		return &exitError{code: 1, err: errors.New("--schema applies to print mode (with -p); the REPL answers in free text")}
+		return errors.New("--schema applies to print mode (with -p); the REPL answers in free text")
 	}
 	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	ls := listener.NewList()
 	interloper := control.NewInterloper()
 	approvals := tui.NewApprovals()
 	w, err := wire(ctx, d, o, cfg, changed, ls, control.NewCancellable(nil), interloper, approvals)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	defer w.host.close()
 	a, available, host := w.agent, w.tools, w.host
 	w.start(ctx, cfg, true)
 	defs, err := definitions(d, o, cfg)
 	if err != nil {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	models := client(cfg, a.Model()).Models
 	err = tui.Run(ctx, tui.Options{
@@ -71,7 +71,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		},
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
-		return &exitError{code: 1, err: err}
+		return err
 	}
 	if id := host.id(); id != "" && a.Session().Len() > 1 {
 		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", session.ShortID(id))

@@ -120,7 +120,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadConfig(cmd, d, o)
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},

@@ -195,7 +195,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 		RunE: func(*cobra.Command, []string) error {
 			all, err := store().List()
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if asJSON {
 				enc := json.NewEncoder(d.stdout)
@@ -220,7 +220,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			l, err := loadByPrefix(store(), args[0])
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			writeTranscript(d.stdout, l.Messages)
 			return nil
@@ -232,7 +232,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			l, err := loadByPrefix(store(), args[0])
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			switch format {
 			case "md", "markdown":
@@ -245,7 +245,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 					Messages []session.Message `json:"messages"`
 				}{l.Header, l.Messages})
 			default:
-				return &exitError{code: 1, err: fmt.Errorf("--format is md or json, not %q", format)}
+				return fmt.Errorf("--format is md or json, not %q", format)
 			}
 			return nil
 		},
@@ -256,10 +256,10 @@ func newSessionsCmd(d deps) *cobra.Command {
 		RunE: func(_ *cobra.Command, args []string) error {
 			info, err := store().Find(args[0])
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			if err := os.Remove(info.Path); err != nil {
-				return &exitError{code: 1, err: err}
+				return err
 			}
 			fmt.Fprintf(d.stdout, "removed %s (%s)\n", info.ID, info.Title)
 			return nil

@@ -53,8 +53,7 @@ func TestTUITallAnswerKeepsTheScreen(t *testing.T) {
 			srv := oaitest.New(t, oaitest.Answer{Text: tallAnswer(60), Piece: 40, Delay: time.Millisecond},
 				oaitest.Answer{Text: "second answer"}, oaitest.Answer{Text: "pasted answer"})
 			tm := startTermOpts(t, srv, termOpts{width: size[0], height: size[1]})
-			tm.typeText("tell me a lot")
-			tm.keys("Enter")
+			tm.ask("tell me a lot")
 			tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
 			tm.promptAndStatusIntact("after the answer")
 			all := tm.screen()
@@ -69,8 +68,7 @@ func TestTUITallAnswerKeepsTheScreen(t *testing.T) {
 			if n := strings.Count(all, "Heading of the tall answer"); n != 1 {
 				t.Fatalf("the heading appears %d times:\n%s", n, all)
 			}
-			tm.typeText("next")
-			tm.keys("Enter")
+			tm.ask("next")
 			tm.waitFor("second answer", 10*time.Second)
 			// A 2,000-line paste, echoed, then answered.
 			var paste strings.Builder
@@ -98,14 +96,12 @@ func TestFailedQuestionDoesNotPoisonTheNext(t *testing.T) {
 		t.Parallel()
 		srv := oaitest.New(t, oaitest.Fail{Status: 400, Message: "context too long"}, oaitest.Answer{Text: "answer to the second"})
 		tm := startTerm(t, srv)
-		tm.typeText("first question")
-		tm.keys("Enter")
+		tm.ask("first question")
 		tm.waitFor("context too long", 10*time.Second)
 		tm.waitFor("back in the input", 5*time.Second)
 		tm.keys("C-u") // clear the line the failed question came back to
 		tm.keys("C-c")
-		tm.typeText("plain second")
-		tm.keys("Enter")
+		tm.ask("plain second")
 		tm.waitFor("answer to the second", 10*time.Second)
 		reqs := srv.Requests()
 		last := reqs[len(reqs)-1]
@@ -146,8 +142,7 @@ func TestTUIFullscreenReachesTheTop(t *testing.T) {
 	srv := oaitest.New(t, answers...)
 	tm := startTermOpts(t, srv, termOpts{width: 80, height: 24}, "--fullscreen")
 	for i := 1; i <= 8; i++ {
-		tm.typeText(fmt.Sprintf("question %d", i))
-		tm.keys("Enter")
+		tm.ask(fmt.Sprintf("question %d", i))
 		tm.waitFor(fmt.Sprintf("answer number %d", i), 10*time.Second)
 	}
 	for range 10 {
@@ -162,8 +157,7 @@ func TestTUIResizeMidStream(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t, oaitest.Answer{Text: tallAnswer(60), Piece: 40, Delay: 4 * time.Millisecond})
 	tm := startTermOpts(t, srv, termOpts{width: 120, height: 40})
-	tm.typeText("tell me a lot")
-	tm.keys("Enter")
+	tm.ask("tell me a lot")
 	tm.waitFor("item 5 of the list", 10*time.Second)
 	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
 	tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)

@@ -51,8 +51,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"sleep 300 & echo $! > child.pid; wait"}`}}},
 		oaitest.Answer{Text: "after the cancel"})
 	tm := startTerm(t, srv)
-	tm.typeText("write hello.txt")
-	tm.keys("Enter")
+	tm.ask("write hello.txt")
 	tm.waitFor("+hello", 10*time.Second) // the diff, before anything is written
 	if _, err := os.Stat(filepath.Join(tm.dir, "hello.txt")); err == nil {
 		t.Fatal("written before approval")
@@ -62,8 +61,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(tm.dir, "hello.txt")); string(b) != "hello\n" {
 		t.Fatalf("file %q", b)
 	}
-	tm.typeText("start the server")
-	tm.keys("Enter")
+	tm.ask("start the server")
 	tm.waitFor("$ sleep 300", 10*time.Second)
 	tm.answer("y")
 	var pid int
@@ -81,8 +79,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 			t.Fatalf("the command's child %d still runs", pid)
 		}
 	}
-	tm.typeText("next")
-	tm.keys("Enter")
+	tm.ask("next")
 	tm.waitFor("after the cancel", 10*time.Second)
 	if len(srv.Rejected()) > 0 {
 		t.Fatal(srv.Rejected())

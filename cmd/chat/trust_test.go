@@ -108,10 +108,8 @@ func TestTUIAgentSwitchStillAsks(t *testing.T) {
 	srv := oaitest.New(t)
 	srv.SetFallback(attacker("/etc/hostname"))
 	tm := startTermConfig(t, srv, "", "[agents.helper]\ninstructions = \"Help.\"\n")
-	tm.typeText("/agent helper")
-	tm.keys("Enter")
-	tm.typeText("hello")
-	tm.keys("Enter")
+	tm.ask("/agent helper")
+	tm.ask("hello")
 	tm.waitFor("touch pwned-shell", 10*time.Second)
 	time.Sleep(300 * time.Millisecond)
 	if m, _ := filepath.Glob(filepath.Join(tm.dir, "pwned-*")); len(m) > 0 {
@@ -238,8 +236,7 @@ func TestTUIBurstDoesNotAnswer(t *testing.T) {
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"touch ran"}`}}},
 		oaitest.Answer{Text: "finished"})
 	tm := startTerm(t, srv)
-	tm.typeText("do it")
-	tm.keys("Enter")
+	tm.ask("do it")
 	tm.waitFor("touch ran", 10*time.Second)
 	tm.typeText("also check this")
 	time.Sleep(800 * time.Millisecond)

@@ -327,6 +327,15 @@ type Func func(w http.ResponseWriter, r *http.Request, req Request) bool
 
 func (f Func) serve(w http.ResponseWriter, r *http.Request, req Request) bool { return f(w, r, req) }
 
+// Flood is a server that answers every request with the same pre-rendered
+// stream of n chunks (StreamBody), so a benchmark measures the client.
+func Flood(t interface{ Cleanup(func()) }, n int, piece string) *Server {
+	body := StreamBody(n, piece)
+	srv := New(t)
+	srv.SetFallback(func(Request) Reply { return Raw{Body: body} })
+	return srv
+}
+
 // StreamBody renders a whole streamed answer of n text chunks (with the
 // role chunk, the finish chunk, a usage chunk and [DONE]) as one body, for
 // benchmarks that want the server's cost out of the measurement.
