@@ -34,6 +34,9 @@ type APIError struct {
 	Type       string
 	Code       string
 	RetryAfter time.Duration
+	// Window is the context size the server named in a context-overflow
+	// error (llama.cpp's n_ctx, "maximum context length is N"); 0 if none.
+	Window int
 }
 
 func (e *APIError) Error() string {
@@ -66,7 +69,7 @@ func (e *APIError) hint() string {
 	case e.Status == 404:
 		return "check the base URL; it usually ends in /v1"
 	case isContextOverflow(msg):
-		return "the conversation is longer than the model's context window; start a new session (/new) or use a model with a larger context"
+		return "the request is larger than the model's context window"
 	case e.Status == 429 && e.RetryAfter > 0:
 		return fmt.Sprintf("rate limited; try again in %s", e.RetryAfter.Round(time.Second))
 	case e.Status == 429:
@@ -81,6 +84,9 @@ func (e *APIError) hint() string {
 func (e *APIError) Retryable() bool {
 	if strings.Contains(e.Code+e.Type, "insufficient_quota") {
 		return false // waiting does not add credit
+	}
+	if e.overflow() {
+		return false // llama.cpp says so with a 500 on some paths: the same request fails the same way
 	}
 	return e.Status == 429 || e.Status == 408 || e.Status >= 500
 }
@@ -157,21 +163,6 @@ func orEmpty(v any) any {
 	return v
 }
 
-func isContextOverflow(msg string) bool {
-	if strings.Contains(msg, "context_length_exceeded") || strings.Contains(msg, "exceed_context_size") {
-		return true
-	}
-	if !strings.Contains(msg, "context") {
-		return false
-	}
-	for _, w := range []string{"length", "exceed", "too long", "window", "size"} {
-		if strings.Contains(msg, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // bodyError reads an error body that go-openai could not: a top-level
 // error object (older vLLM), a string "error" (Ollama), or plain text.
 func bodyError(body []byte) *APIError {
@@ -197,7 +188,7 @@ func bodyError(body []byte) *APIError {
 	case json.Unmarshal(v.Error, &s) == nil && s != "":
 		e.Message = s
 	case json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
-		e.Message, e.Type, e.Code = inner.Message, inner.Type, fmt.Sprint(orEmpty(inner.Code))
+		e.Message, e.Type, e.Code, e.Window = inner.Message, inner.Type, fmt.Sprint(orEmpty(inner.Code)), inner.NCtx
 		if raw := inner.Metadata.Raw; raw != "" && !strings.Contains(e.Message, raw) {
 			e.Message += ": " + raw // OpenRouter: what the upstream provider said
 		}

@@ -17,7 +17,7 @@ func TestErrorAdvice(t *testing.T) {
 		{APIError{Status: 401}, "set OPENAI_API_KEY", false, 0},
 		{APIError{Status: 404, Message: "The model `x` does not exist"}, "--model", false, 0},
 		{APIError{Status: 404, Message: "Not Found"}, "ends in /v1", false, 0},
-		{APIError{Status: 400, Message: "This model's maximum context length is 8192 tokens"}, "/new", false, 0},
+		{APIError{Status: 400, Message: "This model's maximum context length is 8192 tokens"}, "context window", false, 0},
 		{APIError{Status: 429, Message: "Please try again in 5.289s."}, "try again in 5s", true, 5289 * time.Millisecond},
 		{APIError{Status: 429, Message: "You exceeded your current quota", Code: "insufficient_quota"}, "out of credit", false, 0},
 		{APIError{Status: 503}, "try again later", true, 0},

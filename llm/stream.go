@@ -85,6 +85,7 @@ type wireError struct {
 	Metadata struct {
 		Raw string `json:"raw"`
 	} `json:"metadata"`
+	NCtx int `json:"n_ctx"` // llama.cpp, in exceed_context_size_error
 }
 
 // flexText takes a JSON string, null, or an array of content parts
