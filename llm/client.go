@@ -188,7 +188,7 @@ func (c *Client) wireRequest(r Request) openai.ChatCompletionRequest {
 			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "answer", Schema: r.Schema},
 		}
 	}
-	for _, m := range session.Merge(r.Messages) {
+	for _, m := range session.Merge(session.Sent(r.Messages)) {
 		out.Messages = append(out.Messages, toWire(m))
 	}
 	for _, t := range r.Tools {

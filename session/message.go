@@ -14,6 +14,9 @@ const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
 	RoleTool      Role = "tool"
+	// RoleSummary is a compaction record: never sent as a message of its
+	// own, it stands (see Sent) for every message before it.
+	RoleSummary Role = "summary"
 )
 
 // ErrorTypeInterrupted marks the placeholder result of a call that never ran.
@@ -75,6 +78,8 @@ type Message struct {
 	Name       string `json:"name,omitempty"`         // tool
 	Error      string `json:"error,omitempty"`        // tool
 	ErrorType  string `json:"error_type,omitempty"`   // tool
+
+	Compaction *Compaction `json:"compaction,omitempty"` // summary
 }
 
 // NewID returns a UUIDv7: unique and sortable by creation time.

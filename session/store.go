@@ -37,8 +37,15 @@ type Header struct {
 
 // line is one message line of a session file.
 type line struct {
-	Type string `json:"type"` // "message"
+	Type string `json:"type"` // "message", or "compaction" for a summary record
 	Message
+}
+
+func lineOf(m Message) line {
+	if m.Role == RoleSummary {
+		return line{Type: "compaction", Message: m}
+	}
+	return line{Type: "message", Message: m}
 }
 
 // Store keeps sessions as JSON-lines files in Dir (mode 0700), one file
@@ -214,7 +221,7 @@ func (w *Writer) append(msgs []Message) error {
 	}
 	var buf bytes.Buffer
 	for _, m := range msgs {
-		if err := encodeLine(&buf, line{Type: "message", Message: m}); err != nil {
+		if err := encodeLine(&buf, lineOf(m)); err != nil {
 			return err
 		}
 	}
@@ -245,7 +252,7 @@ func (w *Writer) rewrite(msgs []Message) error {
 		return err
 	}
 	for _, m := range msgs {
-		if err := encodeLine(&buf, line{Type: "message", Message: m}); err != nil {
+		if err := encodeLine(&buf, lineOf(m)); err != nil {
 			return err
 		}
 	}
@@ -317,7 +324,7 @@ func Load(path string) (Loaded, error) {
 	for i, raw := range lines[1:] {
 		n := i + 2
 		var ln line
-		if err := json.Unmarshal(raw, &ln); err != nil || ln.Type != "message" {
+		if err := json.Unmarshal(raw, &ln); err != nil || ln.Type != lineOf(ln.Message).Type {
 			if torn && n == len(lines) {
 				l.Warnings = append(l.Warnings, fmt.Sprintf("%s: dropped a partially written last line (%d bytes); everything before it is kept", path, len(raw)))
 			} else {
@@ -352,6 +359,10 @@ func malformed(m Message) string {
 	case RoleTool:
 		if m.ToolCallID == "" {
 			return "a tool result that names no call"
+		}
+	case RoleSummary:
+		if strings.TrimSpace(m.Content) == "" {
+			return "an empty summary"
 		}
 	default:
 		return fmt.Sprintf("a message with role %q", m.Role)
@@ -407,7 +418,7 @@ func readInfo(path string) (Info, error) {
 	info := Info{ID: h.ID, Path: path, Dir: h.Dir, Created: h.Created, Updated: st.ModTime()}
 	for {
 		raw, err := r.ReadBytes('\n')
-		if len(raw) > 0 && raw[len(raw)-1] == '\n' {
+		if len(raw) > 0 && raw[len(raw)-1] == '\n' && !bytes.HasPrefix(raw, []byte(`{"type":"compaction"`)) {
 			info.Messages++
 			if info.Title == "" && bytes.Contains(raw, []byte(`"role":"user"`)) {
 				var ln line
