@@ -41,6 +41,10 @@ type Options struct {
 	MaxTokens   int
 	// Schema asks the model for a final answer matching this JSON Schema.
 	Schema json.RawMessage
+	// CompactAt is the share of the context window past which the history
+	// is compacted before a request: 0 means DefaultCompactAt, a negative
+	// value never (a server's overflow error still compacts once).
+	CompactAt float64
 }
 
 // Result is the outcome of a turn.
@@ -71,6 +75,10 @@ type Agent struct {
 	cancelMu     sync.Mutex
 	cancelUpTo   uint64
 	cancelReason string
+	// window is the model's context size (0: unknown); mark is what the
+	// server counted last (guarded by cfgMu).
+	window atomic.Int64
+	mark   sizeMark
 }
 
 // New returns an agent for o.
@@ -117,6 +125,7 @@ func (a *Agent) SetContextWindow(tokens int) {
 	if tokens <= 0 {
 		return
 	}
+	a.window.Store(int64(tokens))
 	a.o.Listeners.Emit(listener.ContextCap{Origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Load()}, Tokens: tokens})
 }
 

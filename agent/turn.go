@@ -61,6 +61,44 @@ func (t *turn) loop() error {
 // failure a partial answer that was already shown is kept, marked
 // interrupted, so history matches what the person saw.
 func (t *turn) complete() (session.Message, error) {
+	if err := t.fit(); err != nil {
+		return session.Message{}, err
+	}
+	resp, err := t.completion()
+	if errors.Is(err, llm.ErrContextExceeded) && resp.Content == "" {
+		// The estimate fell short or the window was unknown: compact to
+		// the size the server names, and try once more.
+		if cerr := t.overflowed(err); cerr != nil {
+			return session.Message{}, cerr
+		}
+		resp, err = t.completion()
+	}
+	if err != nil {
+		if resp.Content != "" {
+			partial := session.Assistant(resp.Content)
+			partial.Interrupted = true
+			t.sess.Append(partial)
+			emit.Message(t.a.o.Listeners, t.origin, partial)
+		}
+		if errors.Is(err, llm.ErrContextExceeded) {
+			return session.Message{}, &TooLargeError{Err: err}
+		}
+		return session.Message{}, err
+	}
+	msg := emit.AssistantMessage(resp)
+	o := &t.a.o
+	// An empty answer is shown as such but not kept: a strict server
+	// refuses an assistant message with neither content nor tool calls.
+	if msg.Content != "" || len(msg.ToolCalls) > 0 {
+		t.sess.Append(msg)
+	}
+	emit.Message(o.Listeners, t.origin, msg)
+	return msg, nil
+}
+
+// completion streams one completion of the history as it is now and records
+// what the server counted of it.
+func (t *turn) completion() (llm.Response, error) {
 	o := &t.a.o
 	t.a.cfgMu.Lock()
 	req := llm.Request{Messages: t.sess.Messages(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature,
@@ -72,24 +110,14 @@ func (t *turn) complete() (session.Message, error) {
 	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, t.origin, o.Cancellable))
 	if resp.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*resp.Usage)
-	}
-	if err != nil {
-		if resp.Content != "" {
-			partial := session.Assistant(resp.Content)
-			partial.Interrupted = true
-			t.sess.Append(partial)
-			emit.Message(o.Listeners, t.origin, partial)
+		if resp.Usage.Prompt > 0 && len(req.Messages) > 0 {
+			summary, _ := session.LatestSummary(req.Messages)
+			t.a.cfgMu.Lock()
+			t.a.mark = sizeMark{last: req.Messages[len(req.Messages)-1].ID, summary: summary.ID, tokens: resp.Usage.Prompt}
+			t.a.cfgMu.Unlock()
 		}
-		return session.Message{}, err
 	}
-	msg := emit.AssistantMessage(resp)
-	// An empty answer is shown as such but not kept: a strict server
-	// refuses an assistant message with neither content nor tool calls.
-	if msg.Content != "" || len(msg.ToolCalls) > 0 {
-		t.sess.Append(msg)
-	}
-	emit.Message(o.Listeners, t.origin, msg)
-	return msg, nil
+	return resp, err
 }
 
 // runTools runs calls in order. The step budget and the cancellable are

@@ -1,6 +1,9 @@
 package listener
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Origin says who emitted an event and in which turn.
 type Origin struct {
@@ -83,6 +86,19 @@ type (
 		Origin
 		Tokens int
 	}
+	// Compacting says the conversation is being summarized to fit the
+	// context window (Manual: the person asked, /compact).
+	Compacting struct {
+		Origin
+		Manual bool
+	}
+	// Compacted says it was: Messages were folded into a summary and what
+	// is sent went from Before to After tokens (estimates).
+	Compacted struct {
+		Origin
+		Messages, Before, After int
+		Manual                  bool
+	}
 	// FallbackNotice says the step budget ran out and a synthesized answer follows.
 	FallbackNotice struct {
 		Origin
@@ -121,8 +137,16 @@ func (ToolOutput) Kind() string     { return "tool_output" }
 func (ToolResult) Kind() string     { return "tool_result" }
 func (Usage) Kind() string          { return "usage" }
 func (ContextCap) Kind() string     { return "context_cap" }
+func (Compacting) Kind() string     { return "compacting" }
+func (Compacted) Kind() string      { return "compacted" }
 func (FallbackNotice) Kind() string { return "fallback_notice" }
 func (Cancelled) Kind() string      { return "cancelled" }
 func (Retry) Kind() string          { return "retry" }
 func (Error) Kind() string          { return "error" }
 func (TurnDone) Kind() string       { return "turn_done" }
+
+// CompactedText is how front ends announce a compaction.
+func CompactedText(e Compacted) string {
+	return fmt.Sprintf("⇣ compacted the conversation: %d earlier messages summarized, ~%d → ~%d tokens sent (the session file keeps them all)",
+		e.Messages, e.Before, e.After)
+}

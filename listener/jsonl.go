@@ -41,6 +41,10 @@ type jsonEvent struct {
 	Reason      string         `json:"reason,omitempty"`
 	Attempt     int            `json:"attempt,omitempty"`
 	WaitMS      int64          `json:"wait_ms,omitempty"`
+	Messages    int            `json:"messages,omitempty"`
+	Before      int            `json:"tokens_before,omitempty"`
+	After       int            `json:"tokens_after,omitempty"`
+	Manual      bool           `json:"manual,omitempty"`
 }
 
 // OnEvent implements Listener.
@@ -71,6 +75,10 @@ func (j *JSONL) OnEvent(e Event) {
 		v.Prompt, v.Completion, v.Total = &e.Prompt, &e.Completion, &e.Total
 	case ContextCap:
 		v.Tokens = e.Tokens
+	case Compacting:
+		v.Manual = e.Manual
+	case Compacted:
+		v.Messages, v.Before, v.After, v.Manual = e.Messages, e.Before, e.After, e.Manual
 	case FallbackNotice:
 		v.Reason = e.Reason
 	case Cancelled:

@@ -31,9 +31,6 @@ type terminalShared struct {
 	out, diag    io.Writer
 	showThinking bool
 	lastOut      byte
-	contextCap   int
-	// contextWarned: the 80% warning is given once.
-	contextWarned bool
 }
 
 // NewTerminal writes answers to out and diagnostics to diag.
@@ -88,13 +85,9 @@ func (t *Terminal) OnEvent(e Event) {
 		} else {
 			fmt.Fprintf(s.diag, "%s  ✓ %d bytes\n", t.indent, len(e.Content))
 		}
-	case ContextCap:
-		s.contextCap = e.Tokens
-	case Usage:
-		if t.indent == "" && s.contextCap > 0 && (e.Prompt+e.Completion)*5 >= s.contextCap*4 && !s.contextWarned {
-			s.contextWarned = true
-			fmt.Fprintf(s.diag, "warning: the conversation fills %d%% of the model's context window\n", (e.Prompt+e.Completion)*100/s.contextCap)
-		}
+	case Compacted:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s%s\n", t.indent, CompactedText(e))
 	case Retry:
 		fmt.Fprintf(s.diag, "%s… retrying in %s (attempt %d): %s\n", t.indent, e.Wait.Round(100e6), e.Attempt, oneLine(String(e.Err.Error()), 300))
 	case FallbackNotice:

@@ -78,26 +78,8 @@ func Prompt(request string, history []session.Message) string {
 // when the whole is too long, the oldest part is dropped.
 func Transcript(history []session.Message) string {
 	var b strings.Builder
-	for _, m := range history {
-		switch m.Role {
-		case session.RoleSystem:
-			fmt.Fprintf(&b, "[system instructions]\n%s\n\n", m.Content)
-		case session.RoleUser:
-			fmt.Fprintf(&b, "[user]\n%s\n\n", m.Content)
-		case session.RoleAssistant:
-			if m.Content != "" {
-				fmt.Fprintf(&b, "[assistant]\n%s\n\n", m.Content)
-			}
-			for _, c := range m.ToolCalls {
-				fmt.Fprintf(&b, "[tool call %s] %s\n\n", c.Name, c.Arguments)
-			}
-		case session.RoleTool:
-			label := "tool result"
-			if m.IsError() {
-				label = "tool error"
-			}
-			fmt.Fprintf(&b, "[%s %s]\n%s\n\n", label, m.Name, trim(m.Content, maxResultChars))
-		}
+	for _, e := range entries(history, maxResultChars) {
+		b.WriteString(e)
 	}
 	s := b.String()
 	if len(s) > maxTranscriptChars {
@@ -105,6 +87,36 @@ func Transcript(history []session.Message) string {
 		s = fmt.Sprintf("[… %d earlier characters omitted]\n", cut) + s[cut:]
 	}
 	return s
+}
+
+// entries renders each message as a transcript entry; tool results are
+// trimmed to resultChars.
+func entries(history []session.Message, resultChars int) []string {
+	var out []string
+	for _, m := range history {
+		switch m.Role {
+		case session.RoleSystem:
+			out = append(out, fmt.Sprintf("[system instructions]\n%s\n\n", m.Content))
+		case session.RoleSummary:
+			out = append(out, fmt.Sprintf("[summary of the conversation before this point]\n%s\n\n", m.Content))
+		case session.RoleUser:
+			out = append(out, fmt.Sprintf("[user]\n%s\n\n", m.Content))
+		case session.RoleAssistant:
+			if m.Content != "" {
+				out = append(out, fmt.Sprintf("[assistant]\n%s\n\n", m.Content))
+			}
+			for _, c := range m.ToolCalls {
+				out = append(out, fmt.Sprintf("[tool call %s] %s\n\n", c.Name, c.Arguments))
+			}
+		case session.RoleTool:
+			label := "tool result"
+			if m.IsError() {
+				label = "tool error"
+			}
+			out = append(out, fmt.Sprintf("[%s %s]\n%s\n\n", label, m.Name, trim(m.Content, resultChars)))
+		}
+	}
+	return out
 }
 
 func trim(s string, n int) string {

@@ -115,6 +115,9 @@ func (a Answer) finish() string {
 
 func (a Answer) usage(req Request, chunks int) map[string]int {
 	u := Usage{Prompt: 10 * len(req.Messages), Completion: chunks}
+	if req.Tokens > 0 {
+		u.Prompt = req.Tokens
+	}
 	if a.Usage != nil {
 		u = *a.Usage
 	}

@@ -62,6 +62,10 @@ type Request struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options,omitempty"`
 	Index int `json:"-"` // position among the requests this server received
+	// Tokens is what the server counts the request as: a byte of JSON body
+	// in four, a stand-in for a tokenizer that a client cannot predict
+	// exactly. It is the prompt_tokens of the answer's usage.
+	Tokens int `json:"-"`
 }
 
 // ToolNames lists the names of the offered tools.
@@ -107,6 +111,8 @@ type Server struct {
 	rejected  []string
 	forgotten int
 	hangups   chan int
+	window    int
+	refused   int
 }
 
 // New starts a server on 127.0.0.1 with the given script; it is closed
@@ -127,6 +133,22 @@ func NewServer(script ...Reply) *Server {
 	s := &Server{script: script, hangups: make(chan int, 64), models: []string{"scripted-model"}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	return s
+}
+
+// SetWindow makes the server refuse, as llama.cpp does (a 400
+// exceed_context_size_error naming n_ctx), every request that counts more
+// than tokens (see Request.Tokens); 0 accepts any size.
+func (s *Server) SetWindow(tokens int) {
+	s.mu.Lock()
+	s.window = tokens
+	s.mu.Unlock()
+}
+
+// Overflows is how many requests were refused for their size.
+func (s *Server) Overflows() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
 }
 
 // URL of the API root, to use as base URL (ends in /v1).
@@ -218,6 +240,20 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	var req Request
 	if err := json.Unmarshal(body, &req); err != nil {
 		writeError(w, 400, "invalid_request_error", "", "We could not parse the JSON body of your request.")
+		return
+	}
+	req.Tokens = len(body) / 4
+	s.mu.Lock()
+	window := s.window
+	if window > 0 && req.Tokens > window {
+		s.refused++
+	}
+	s.mu.Unlock()
+	if window > 0 && req.Tokens > window {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(400)
+		fmt.Fprintf(w, `{"error":{"code":400,"message":"request (%d tokens) exceeds the available context size (%d tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":%d,"n_ctx":%d}}`,
+			req.Tokens, window, req.Tokens, window)
 		return
 	}
 	if msg := validate(req); msg != "" {

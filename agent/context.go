@@ -1,0 +1,261 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/synthesizer"
+	"github.com/chatrepl/chat/tool"
+)
+
+// DefaultCompactAt is the share of the context window past which a request
+// is compacted first.
+const DefaultCompactAt = 0.8
+
+// keepShare is the share of the window the verbatim recent turns may take
+// after a compaction (the current turn is kept whatever its size).
+const keepShare = 0.3
+
+// ErrNothingToCompact is a compaction with no earlier turn to fold.
+var ErrNothingToCompact = errors.New("nothing to compact: the conversation is only the current exchange")
+
+// TooLargeError is a request the server refused as larger than its window
+// (Err) with nothing earlier left to compact: the current message and what
+// its turn gathered are too large on their own.
+type TooLargeError struct {
+	Err error
+}
+
+func (e *TooLargeError) Error() string {
+	return e.Err.Error() + "; nothing earlier is left to summarize, so this message and what its turn gathered are too large on their own: " +
+		"shorten it or attach less, or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)"
+}
+
+func (e *TooLargeError) Unwrap() error { return e.Err }
+
+// sizeMark is what the server last counted: the prompt tokens of the
+// request that ended with message last, under summary (the compaction in
+// effect then).
+type sizeMark struct {
+	last, summary string
+	tokens        int
+}
+
+// ContextWindow is the model's context size, 0 while unknown.
+func (a *Agent) ContextWindow() int { return int(a.window.Load()) }
+
+// ContextSize estimates the tokens the next request will carry: what the
+// server counted for the last request plus an estimate of what was added
+// since, or an estimate of all of it.
+func (a *Agent) ContextSize() int {
+	a.cfgMu.Lock()
+	s, tools := a.o.Session, a.o.Tools
+	mark := a.mark
+	a.cfgMu.Unlock()
+	msgs := s.Messages()
+	summary, _ := session.LatestSummary(msgs)
+	sent := session.Sent(msgs)
+	if mark.tokens > 0 && mark.summary == summary.ID {
+		for i := len(sent) - 1; i >= 0; i-- {
+			if sent[i].ID == mark.last {
+				return mark.tokens + session.EstimateTokens(unanswered(sent[i+1:], false))
+			}
+		}
+	}
+	return session.EstimateTokens(unanswered(sent, false)) + toolTokens(tools.Offered())
+}
+
+// ContextParts is the estimated make-up of the next request, in tokens.
+type ContextParts struct {
+	System, Tools, Summary, History, Window int
+	Summarized                              int // messages the summary stands for
+}
+
+// ContextReport breaks the next request down (/context).
+func (a *Agent) ContextReport() ContextParts {
+	a.cfgMu.Lock()
+	s, tools, system := a.o.Session, a.o.Tools, a.o.System
+	a.cfgMu.Unlock()
+	msgs := s.Messages()
+	p := ContextParts{Window: a.ContextWindow(), Tools: toolTokens(tools.Offered())}
+	summary, at := session.LatestSummary(msgs)
+	if at >= 0 {
+		p.Summary = session.EstimateTokens([]session.Message{summary})
+		for _, m := range msgs[:at] {
+			if m.Role != session.RoleSystem {
+				p.Summarized++
+			}
+		}
+	}
+	for _, m := range unanswered(session.Sent(msgs), false) {
+		switch {
+		case m.Role == session.RoleSystem:
+			p.System += session.EstimateTokens([]session.Message{m})
+		default:
+			p.History += session.EstimateTokens([]session.Message{m})
+		}
+	}
+	if at >= 0 && system != "" { // the summary rides in the system message
+		p.System -= p.Summary
+	}
+	if p.System < 0 {
+		p.System = 0
+	}
+	return p
+}
+
+func toolTokens(tools []tool.Tool) int {
+	size := 0
+	for _, t := range tools {
+		size += len(t.Name()) + len(t.Description()) + len(t.Parameters()) + 40
+	}
+	return session.TextTokens(size)
+}
+
+// unanswered keeps (want true) or drops the messages marked unanswered.
+func unanswered(msgs []session.Message, want bool) []session.Message {
+	out := make([]session.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Unanswered == want {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// compactAt is the size past which the next request is compacted first,
+// 0 when that is off or the window is unknown.
+func (a *Agent) compactAt() int {
+	share := a.o.CompactAt
+	if share == 0 {
+		share = DefaultCompactAt
+	}
+	if share < 0 || share > 1 {
+		return 0
+	}
+	return int(float64(a.ContextWindow()) * share)
+}
+
+// fit compacts before a request that would pass the threshold. A
+// compaction that finds nothing to fold lets the request go: the server
+// may still take it, and says so if not.
+func (t *turn) fit() error {
+	limit := t.a.compactAt()
+	if limit == 0 || t.a.ContextSize() <= limit {
+		return nil
+	}
+	err := t.compact(false, "", t.a.ContextWindow())
+	if errors.Is(err, ErrNothingToCompact) {
+		return nil
+	}
+	return err
+}
+
+// overflowed handles a request the server refused as too large: it learns
+// the window the error names, compacts to fit it and says whether to try
+// once more.
+func (t *turn) overflowed(err error) error {
+	if n := llm.ContextWindowIn(err); n > 0 && (t.a.ContextWindow() == 0 || n < t.a.ContextWindow()) {
+		t.a.SetContextWindow(n)
+	}
+	window := t.a.ContextWindow()
+	if window == 0 { // the server named none: it is smaller than what was sent
+		window = t.a.ContextSize()
+	}
+	cerr := t.compact(false, "", window)
+	if errors.Is(cerr, ErrNothingToCompact) {
+		return &TooLargeError{Err: err}
+	}
+	return cerr
+}
+
+// compact folds the earlier turns of the history into a summary so what
+// is sent fits window (0: unknown) with room to spare: the recent turns
+// that fit keepShare of it, and always the current one, stay verbatim. A
+// failure leaves the history as it was.
+func (t *turn) compact(manual bool, instructions string, window int) error {
+	a := t.a
+	msgs := t.sess.Messages()
+	earlier, at := session.LatestSummary(msgs)
+	cut := cutPoint(msgs, at+1, int(float64(window)*keepShare))
+	var folded []session.Message
+	for _, m := range msgs[at+1 : max(cut, at+1)] {
+		if m.Role != session.RoleSystem && !m.Unanswered {
+			folded = append(folded, m)
+		}
+	}
+	if cut < 0 || len(folded) == 0 {
+		return ErrNothingToCompact
+	}
+	before := a.ContextSize()
+	t.emit(listener.Compacting{Origin: t.origin, Manual: manual})
+	words := min(max(window/10, 150), 600)
+	if window == 0 {
+		words = 400
+	}
+	text, used, err := synthesizer.Summarize(a.o.Cancellable.Context(), synthesizer.SummaryOptions{
+		Client: a.o.Client, Model: t.model, Listeners: a.o.Listeners, Origin: t.origin, Cancellable: a.o.Cancellable,
+		NoStream: a.o.NoStream, Budget: window, Words: words, Instructions: instructions,
+	}, earlier.Content, folded)
+	t.result.Usage = t.result.Usage.Add(used)
+	if cerr := a.o.Cancellable.Check(); cerr != nil {
+		return cerr
+	}
+	if err != nil {
+		return fmt.Errorf("compacting the conversation: %w", err)
+	}
+	count := len(folded)
+	if at >= 0 {
+		count++
+	}
+	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions})
+	trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
+	summary.Compaction.After = session.EstimateTokens(unanswered(session.Sent(trial), false)) + toolTokens(t.tools.Offered())
+	if err := t.sess.InsertSummary(msgs[cut].ID, summary); err != nil {
+		return err
+	}
+	t.emit(listener.Compacted{Origin: t.origin, Messages: count, Before: before, After: summary.Compaction.After, Manual: manual})
+	return nil
+}
+
+// cutPoint is where the verbatim part starts: the earliest question after
+// from whose tail fits keep tokens, else the last question (the current
+// turn is never cut). -1 when there is no question to cut at.
+func cutPoint(msgs []session.Message, from, keep int) int {
+	last := -1
+	for i := len(msgs) - 1; i >= from; i-- {
+		if msgs[i].Role != session.RoleUser || msgs[i].Unanswered {
+			continue
+		}
+		if last < 0 {
+			last = i
+			continue
+		}
+		if session.EstimateTokens(unanswered(msgs[i:], false)) > keep {
+			break
+		}
+		last = i
+	}
+	return last
+}
+
+// Compact starts a turn that only compacts the history (/compact), with
+// instructions on what the summary should keep. It waits for a running
+// turn, is cancelled like one, and fails with ErrNothingToCompact when
+// there is no earlier turn to fold.
+func (a *Agent) Compact(ctx context.Context, instructions string) *Turn {
+	id := a.turns.Add(1)
+	return &Turn{ID: id, run: func() Outcome {
+		a.runMu.Lock()
+		defer a.runMu.Unlock()
+		a.arm(ctx, id)
+		res, err := a.turn(ctx, id, func(t *turn) error {
+			return t.compact(true, instructions, a.ContextWindow())
+		})
+		return Outcome{Turn: id, Result: res, Err: err}
+	}}
+}
