@@ -1,0 +1,242 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
+)
+
+// smallWindow is llama.cpp's default context size.
+const smallWindow = 4096
+
+// talkRig is an agent on a server that refuses requests past smallWindow.
+func talkRig(t *testing.T, knowWindow bool, tools ...tool.Tool) (*rig, *oaitest.Server) {
+	t.Helper()
+	r := newRig(t, tools)
+	r.srv.SetWindow(smallWindow)
+	r.srv.SetFallback(oaitest.Talker{AnswerBytes: 1500}.Reply)
+	if knowWindow {
+		r.agent.SetContextWindow(smallWindow)
+	}
+	return r, r.srv
+}
+
+// converse asks n questions (every fifth one makes the model call a tool)
+// and checks each got its own answer.
+func converse(t *testing.T, r *rig, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		q := fmt.Sprintf("question %d about topic %d", i, i)
+		if i%5 == 0 {
+			q += " USE TOOL"
+		}
+		res, err := r.agent.Run(context.Background(), q)
+		if err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+		if !strings.HasPrefix(res.Content, "Answer to "+q) && !strings.HasPrefix(res.Content, "Answer to question "+fmt.Sprint(i)) {
+			t.Fatalf("turn %d answered %q", i, clipped(res.Content))
+		}
+	}
+}
+
+// needsRoom is a question that, after five exchanges, passes 80% of
+// smallWindow: the next request compacts first.
+var needsRoom = "question 6 that needs room " + strings.Repeat("x", 5000)
+
+func clipped(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+func compactions(r *rig) []listener.Compacted {
+	var out []listener.Compacted
+	for _, e := range r.rec.Events() {
+		if c, ok := e.(listener.Compacted); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestLongConversationIsCompacted: thirty long turns through a server with
+// a 4,096-token window all succeed, no request is refused, every question
+// and answer stays in history, and what is sent carries a summary that
+// covers the earliest questions.
+func TestLongConversationIsCompacted(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, true, newEcho("list_files"))
+	converse(t, r, 30)
+	if n := srv.Overflows(); n != 0 {
+		t.Fatalf("%d requests were over the window", n)
+	}
+	if len(compactions(r)) == 0 {
+		t.Fatal("never compacted")
+	}
+	for _, c := range compactions(r) {
+		if c.After >= c.Before || c.Messages == 0 {
+			t.Fatalf("compaction %+v", c)
+		}
+	}
+	msgs := r.agent.Session().Messages()
+	var questions, answers int
+	for _, m := range msgs {
+		switch {
+		case m.Role == session.RoleUser:
+			questions++
+		case m.Role == session.RoleAssistant && strings.HasPrefix(m.Content, "Answer to"):
+			answers++
+		}
+	}
+	if questions != 30 || answers != 30 {
+		t.Fatalf("history holds %d questions and %d answers", questions, answers)
+	}
+	reqs := srv.Requests()
+	lastSent := reqs[len(reqs)-1]
+	if !strings.Contains(lastSent.Messages[0].Text(), "asked question 1 about topic 1;") {
+		t.Fatalf("the summary lost the first question: %s", clipped(lastSent.Messages[0].Text()))
+	}
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+}
+
+// TestOverflowErrorCompactsAndRetries: with the window unknown to chat,
+// the server's overflow error is what triggers compaction: once per
+// overflow, and the turn then succeeds.
+func TestOverflowErrorCompactsAndRetries(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, false)
+	converse(t, r, 12)
+	if srv.Overflows() == 0 {
+		t.Fatal("the window was never hit; the test proves nothing")
+	}
+	if got := len(compactions(r)); got != srv.Overflows() {
+		t.Fatalf("%d overflows, %d compactions", srv.Overflows(), got)
+	}
+	if r.agent.ContextWindow() != smallWindow {
+		t.Fatalf("learned window %d", r.agent.ContextWindow())
+	}
+}
+
+// TestMessageTooLargeOnItsOwn: a message larger than the window, with
+// nothing earlier to fold, fails with a message saying so; nothing is
+// lost and the next message works.
+func TestMessageTooLargeOnItsOwn(t *testing.T) {
+	t.Parallel()
+	r, _ := talkRig(t, true)
+	_, err := r.agent.Run(context.Background(), strings.Repeat("a very long paste ", 2000))
+	var tooLarge *agent.TooLargeError
+	if !errors.As(err, &tooLarge) || !errors.Is(err, llm.ErrContextExceeded) || !strings.Contains(err.Error(), "too large on their own") {
+		t.Fatalf("%v", err)
+	}
+	if msgs := r.agent.Session().Messages(); !msgs[len(msgs)-1].Unanswered {
+		t.Fatal("the message was not kept, marked unanswered")
+	}
+	converse(t, r, 1)
+}
+
+// TestCompactionCancelled: Ctrl+C while the summary is being written ends
+// the turn at once and leaves history as it was; the next turn works.
+func TestCompactionCancelled(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, true)
+	converse(t, r, 5)
+	before := r.agent.Session().Messages()
+	gate := oaitest.NewGate()
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if strings.Contains(req.Messages[len(req.Messages)-1].Text(), "<transcript>") {
+			return oaitest.Answer{Text: "Summary: never finished", Gate: gate}
+		}
+		return oaitest.Talker{AnswerBytes: 1500}.Reply(req)
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.agent.Run(context.Background(), needsRoom)
+		done <- err
+	}()
+	select {
+	case <-gate.Entered():
+	case <-time.After(30 * time.Second):
+		t.Fatal("no compaction started")
+	}
+	r.agent.Cancel("test")
+	select {
+	case err := <-done:
+		if !errors.Is(err, control.ErrCancelled) {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("cancel did not end the compaction")
+	}
+	after := r.agent.Session().Messages()
+	if len(after) != len(before)+1 || after[len(after)-1].Role != session.RoleUser {
+		t.Fatalf("history changed: %d → %d messages", len(before), len(after))
+	}
+	if _, at := session.LatestSummary(after); at >= 0 {
+		t.Fatal("a cancelled compaction left a summary")
+	}
+	srv.SetFallback(oaitest.Talker{AnswerBytes: 1500}.Reply)
+	converse(t, r, 1)
+}
+
+// TestCompactionFailureLeavesHistory: a summary request that fails ends
+// the turn with the error and no summary; nothing is lost.
+func TestCompactionFailureLeavesHistory(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, true)
+	converse(t, r, 5)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if strings.Contains(req.Messages[len(req.Messages)-1].Text(), "<transcript>") {
+			return oaitest.Fail{Status: 400, Message: "summaries are off today", Type: "invalid_request_error"}
+		}
+		return oaitest.Talker{AnswerBytes: 1500}.Reply(req)
+	})
+	_, err := r.agent.Run(context.Background(), needsRoom)
+	if err == nil || !strings.Contains(err.Error(), "compacting the conversation") || !strings.Contains(err.Error(), "summaries are off today") {
+		t.Fatal(err)
+	}
+	if _, at := session.LatestSummary(r.agent.Session().Messages()); at >= 0 {
+		t.Fatal("a failed compaction left a summary")
+	}
+}
+
+// TestManualCompact: /compact folds everything but the last exchange,
+// with the person's instructions in the summarizing request.
+func TestManualCompact(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, false)
+	converse(t, r, 3)
+	o := r.agent.Compact(context.Background(), "keep the topics").Run()
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	reqs := srv.Requests()
+	if !strings.Contains(reqs[len(reqs)-1].Messages[1].Text(), "keep the topics") {
+		t.Fatal("the instructions were not sent")
+	}
+	c := compactions(r)
+	if len(c) != 1 || !c[0].Manual || c[0].Messages != 4 {
+		t.Fatalf("%+v", c)
+	}
+	if o := r.agent.Compact(context.Background(), "").Run(); !errors.Is(o.Err, agent.ErrNothingToCompact) {
+		t.Fatalf("a second /compact: %v", o.Err)
+	}
+	p := r.agent.ContextReport()
+	if p.Summary == 0 || p.Summarized != 4 || p.History == 0 || p.System == 0 {
+		t.Fatalf("%+v", p)
+	}
+}
