@@ -214,8 +214,9 @@ func TestCompactionFailureLeavesHistory(t *testing.T) {
 	}
 }
 
-// TestManualCompact: /compact folds everything but the last exchange,
-// with the person's instructions in the summarizing request.
+// TestManualCompact: /compact folds the whole conversation (a fresh start
+// with the summary), with the person's instructions in the summarizing
+// request; the next question is sent after the summary.
 func TestManualCompact(t *testing.T) {
 	t.Parallel()
 	r, srv := talkRig(t, false)
@@ -229,14 +230,19 @@ func TestManualCompact(t *testing.T) {
 		t.Fatal("the instructions were not sent")
 	}
 	c := compactions(r)
-	if len(c) != 1 || !c[0].Manual || c[0].Messages != 4 {
+	if len(c) != 1 || !c[0].Manual || c[0].Messages != 6 {
 		t.Fatalf("%+v", c)
 	}
 	if o := r.agent.Compact(context.Background(), "").Run(); !errors.Is(o.Err, agent.ErrNothingToCompact) {
 		t.Fatalf("a second /compact: %v", o.Err)
 	}
 	p := r.agent.ContextReport()
-	if p.Summary == 0 || p.Summarized != 4 || p.History == 0 || p.System == 0 {
+	if p.Summary == 0 || p.Summarized != 6 || p.History != 0 || p.System == 0 {
 		t.Fatalf("%+v", p)
+	}
+	converse(t, r, 1)
+	reqs = srv.Requests()
+	if got := reqs[len(reqs)-1].Shape(); got != "system user" {
+		t.Fatalf("after /compact the request is %s", got)
 	}
 }

@@ -16,9 +16,10 @@ import (
 // is compacted first.
 const DefaultCompactAt = 0.8
 
-// keepShare is the share of the window the verbatim recent turns may take
-// after a compaction (the current turn is kept whatever its size).
-const keepShare = 0.3
+// keepShare is the share of the window that what is always sent (system
+// prompt, tools) and the verbatim recent turns may take after a compaction;
+// the current turn is kept whatever its size.
+const keepShare = 0.35
 
 // ErrNothingToCompact is a compaction with no earlier turn to fold.
 var ErrNothingToCompact = errors.New("nothing to compact: the conversation is only the current exchange")
@@ -181,7 +182,14 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	a := t.a
 	msgs := t.sess.Messages()
 	earlier, at := session.LatestSummary(msgs)
-	cut := cutPoint(msgs, at+1, int(float64(window)*keepShare))
+	fixed := toolTokens(t.tools.Offered())
+	if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
+		fixed += session.EstimateTokens(msgs[:1])
+	}
+	cut := cutPoint(msgs, at+1, int(float64(window)*keepShare)-fixed)
+	if manual && len(session.PendingCalls(msgs)) == 0 {
+		cut = len(msgs) // asked for: everything, as a fresh start with the summary
+	}
 	var folded []session.Message
 	for _, m := range msgs[at+1 : max(cut, at+1)] {
 		if m.Role != session.RoleSystem && !m.Unanswered {
@@ -215,7 +223,11 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions})
 	trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
 	summary.Compaction.After = session.EstimateTokens(unanswered(session.Sent(trial), false)) + toolTokens(t.tools.Offered())
-	if err := t.sess.InsertSummary(msgs[cut].ID, summary); err != nil {
+	next := ""
+	if cut < len(msgs) {
+		next = msgs[cut].ID
+	}
+	if err := t.sess.InsertSummary(next, summary); err != nil {
 		return err
 	}
 	t.emit(listener.Compacted{Origin: t.origin, Messages: count, Before: before, After: summary.Compaction.After, Manual: manual})

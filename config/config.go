@@ -46,6 +46,10 @@ type Config struct {
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
 	ContextWindow int `toml:"context_window"`
+	// CompactAt is how full the context window may get before the earlier
+	// turns are summarized: a share (0.8) or a percentage (80); 0 turns it
+	// off (a server's overflow error still compacts); nil is the default.
+	CompactAt *float64 `toml:"compact_at"`
 	// HeaderTimeout bounds the wait for a server to begin answering, and
 	// IdleTimeout the silence within a streamed answer ("90s", "10m");
 	// zero means the defaults (5m each).
@@ -110,6 +114,20 @@ func (c Config) Steps() steps.Budget {
 	return b
 }
 
+// CompactShare is compact_at as the agent takes it: a share of the window,
+// 0 for the default, negative for never.
+func (c Config) CompactShare() float64 {
+	switch {
+	case c.CompactAt == nil:
+		return 0
+	case *c.CompactAt == 0:
+		return -1
+	case *c.CompactAt > 1:
+		return *c.CompactAt / 100
+	}
+	return *c.CompactAt
+}
+
 // DefaultPath is $XDG_CONFIG_HOME/chat/config.toml (~/.config/… without it).
 func DefaultPath(getenv func(string) string) string { return xdg.Config.Chat(getenv, "config.toml") }
 
@@ -159,6 +177,9 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 		if _, err := steps.Parse(*c.MaxSteps); err != nil {
 			return c, fmt.Errorf("%s: %w", c.Sources["max_steps"], err)
 		}
+	}
+	if c.CompactAt != nil && (*c.CompactAt < 0 || *c.CompactAt > 100) {
+		return c, fmt.Errorf("config file %s: compact_at is a share of the context window (0.8) or a percentage (80), not %v", path, *c.CompactAt)
 	}
 	if f.Yes != nil && *f.Yes {
 		c.Yes = true

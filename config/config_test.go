@@ -131,3 +131,32 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+func TestCompactAt(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		line  string
+		share float64
+		bad   bool
+	}{
+		{"", 0, false},
+		{"compact_at = 0.7", 0.7, false},
+		{"compact_at = 75", 0.75, false},
+		{"compact_at = 0", -1, false},
+		{"compact_at = 150", 0, true},
+		{"compact_at = -0.5", 0, true},
+	} {
+		path := filepath.Join(dir, "c.toml")
+		if err := os.WriteFile(path, []byte(tt.line+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		c, err := Load(path, env(nil), Flags{})
+		if (err != nil) != tt.bad {
+			t.Fatalf("%q: %v", tt.line, err)
+		}
+		if err == nil && c.CompactShare() != tt.share {
+			t.Fatalf("%q: share %v", tt.line, c.CompactShare())
+		}
+	}
+}

@@ -61,6 +61,8 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # temperature = 0.2
 # header_timeout = "5m"                      # wait for a server to begin answering
 # idle_timeout = "5m"                        # silence allowed inside a streamed answer
+# context_window = 4096                      # the model's window, when the server does not say
+# compact_at = 0.8                           # summarize earlier turns past 80% of the window; 0 = only on overflow
 `
 
 // Init writes Template to path unless a file is already there.

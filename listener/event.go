@@ -147,6 +147,5 @@ func (TurnDone) Kind() string       { return "turn_done" }
 
 // CompactedText is how front ends announce a compaction.
 func CompactedText(e Compacted) string {
-	return fmt.Sprintf("⇣ compacted the conversation: %d earlier messages summarized, ~%d → ~%d tokens sent (the session file keeps them all)",
-		e.Messages, e.Before, e.After)
+	return fmt.Sprintf("⇣ compacted %d earlier messages into a summary: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -77,20 +78,29 @@ func LatestSummary(msgs []Message) (Message, int) {
 }
 
 // InsertSummary puts a compaction record right before the message id, so
-// it stands for everything before that message. id must be a user
-// message: a cut there never separates a tool call from its result.
+// it stands for everything before that message; id "" puts it at the end,
+// for everything. It goes only before a question, or at the end of a
+// history with no pending calls: a cut there never separates a tool call
+// from its result.
 func (s *Session) InsertSummary(before string, summary Message) error {
 	if summary.Role != RoleSummary {
 		return fmt.Errorf("insert summary: a %s message is not a summary", summary.Role)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	i, err := s.find("insert summary before", before)
-	if err != nil {
-		return err
-	}
-	if s.msgs[i].Role != RoleUser {
-		return fmt.Errorf("insert summary before %s: a summary goes before a question, not a %s message", before, s.msgs[i].Role)
+	i := len(s.msgs)
+	if before == "" {
+		if len(PendingCalls(s.msgs)) > 0 {
+			return errors.New("insert summary: the last tool calls have no results yet")
+		}
+	} else {
+		var err error
+		if i, err = s.find("insert summary before", before); err != nil {
+			return err
+		}
+		if s.msgs[i].Role != RoleUser {
+			return fmt.Errorf("insert summary before %s: a summary goes before a question, not a %s message", before, s.msgs[i].Role)
+		}
 	}
 	s.msgs = append(s.msgs[:i:i], append([]Message{summary}, s.msgs[i:]...)...)
 	s.revision++

@@ -82,3 +82,22 @@ func TestEstimateTokens(t *testing.T) {
 		t.Fatal(small, big, img)
 	}
 }
+
+// TestSummaryAtTheEnd: a summary may close a history (a manual compaction
+// of everything), but not one whose last calls wait for results.
+func TestSummaryAtTheEnd(t *testing.T) {
+	t.Parallel()
+	call := ToolCall{ID: "c1", Name: "read_file", Arguments: `{}`}
+	s := New(System("sys"), User("q"), Assistant("", call))
+	if err := s.InsertSummary("", Summary("x", Compaction{})); err == nil {
+		t.Fatal("a summary cut a call from its result")
+	}
+	s.Append(ToolResult(call, "r"), Assistant("a"))
+	if err := s.InsertSummary("", Summary("q was answered", Compaction{Messages: 4})); err != nil {
+		t.Fatal(err)
+	}
+	s.AppendInput(User("next"))
+	if sent := Sent(s.Messages()); len(sent) != 2 || sent[1].Content != "next" {
+		t.Fatalf("%+v", sent)
+	}
+}

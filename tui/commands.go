@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
@@ -36,6 +37,8 @@ var commands = []command{
 	{"/sessions", "", "pick a saved session to resume", true},
 	{"/resume", "[ID]", "switch to a saved session (without ID: pick one)", true},
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
+	{"/compact", "[TEXT]", "summarize the earlier turns to free the context window (TEXT: what to keep)", true},
+	{"/context", "", "what the context window holds, in tokens", false},
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
 }
 
@@ -115,7 +118,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/new":
 		s := a.NewSession()
 		m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
-		m.contextUsed, m.contextWarned = 0, false
+		m.contextUsed = 0
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
 		if host := m.opts.Sessions; host != nil {
 			return func() tea.Msg { // creating its file is IO
@@ -222,6 +225,10 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		return m.resume(arg), true
 	case "/continue":
 		return m.continueTurn(), true
+	case "/compact":
+		return m.compact(arg), true
+	case "/context":
+		m.print(m.noticeBlock(m.st.notice, contextReport(a.ContextReport(), a.ContextSize())))
 	case "/quit":
 		if m.busy {
 			m.cancel()
@@ -313,6 +320,37 @@ func (m *Model) onResumed(msg resumedMsg) {
 			break
 		}
 	}
+}
+
+// compact runs a compaction as a turn: busy, cancellable with ctrl+c, its
+// outcome handled as a turn's.
+func (m *Model) compact(instructions string) tea.Cmd {
+	m.busy, m.started, m.steps = true, m.now(), 0
+	m.live = liveTurn{state: "compacting"}
+	m.notice = ""
+	turn := m.opts.Agent.Compact(m.ctx, instructions)
+	m.turn = turn.ID
+	run := func() tea.Msg {
+		o := turn.Run()
+		return turnDoneMsg{turn: o.Turn, res: o.Result, err: o.Err}
+	}
+	return tea.Batch(run, m.spin.Tick)
+}
+
+// contextReport is /context: what the next request carries, by part.
+func contextReport(p agent.ContextParts, total int) string {
+	var b strings.Builder
+	if p.Window > 0 {
+		fmt.Fprintf(&b, "context: ~%d of %d tokens (%d%%)", total, p.Window, total*100/p.Window)
+	} else {
+		fmt.Fprintf(&b, "context: ~%d tokens (the model's window is not known; --context-window or context_window sets it)", total)
+	}
+	fmt.Fprintf(&b, "\n  system   ~%d\n  tools    ~%d", p.System, p.Tools)
+	if p.Summarized > 0 {
+		fmt.Fprintf(&b, "\n  summary  ~%d (stands for %d earlier messages, kept in the session file)", p.Summary, p.Summarized)
+	}
+	fmt.Fprintf(&b, "\n  history  ~%d\n/compact summarizes the earlier turns", p.History)
+	return b.String()
 }
 
 // continueTurn replaces a synthesized answer by more work: the answer is

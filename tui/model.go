@@ -107,7 +107,6 @@ type Model struct {
 	tokensIn, tokensOut int
 	contextCap          int
 	contextUsed         int // the last request's prompt and answer
-	contextWarned       bool
 	lastAnswer          string
 	lastSynthesized     bool
 	lastUser            string

@@ -391,22 +391,27 @@ func TestStatusBar(t *testing.T) {
 	}
 }
 
-func TestContextWarning(t *testing.T) {
+// TestContextStatusAndCompaction: the status bar shows how full the window
+// is; a compaction is announced with its sizes and the status follows it.
+func TestContextStatusAndCompaction(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.event(listener.ContextCap{Tokens: 10000}) // not tied to a turn
 	f.busy("q")
 	o := listener.Origin{Turn: 1}
-	f.event(listener.Usage{Origin: o, Prompt: 7000, Completion: 500})
-	if strings.Contains(f.printed(), "context window") {
-		t.Fatal("warned at 75%")
-	}
-	f.event(listener.Usage{Origin: o, Prompt: 8200, Completion: 100})
 	f.event(listener.Usage{Origin: o, Prompt: 8400, Completion: 100})
-	if strings.Count(f.printed(), "fills 83% of the model's context window") != 1 {
+	if !strings.Contains(ansi.Strip(f.m.statusView()), "ctx 8.5k/10k") {
+		t.Fatal(f.m.statusView())
+	}
+	f.event(listener.Compacting{Origin: o})
+	if !strings.Contains(ansi.Strip(f.m.View().Content), "compacting") {
+		t.Fatal(f.m.View().Content)
+	}
+	f.event(listener.Compacted{Origin: o, Messages: 12, Before: 8500, After: 2100})
+	if !strings.Contains(f.printed(), "compacted 12 earlier messages into a summary: ~8500 → ~2100 tokens") {
 		t.Fatalf("printed %q", f.printed())
 	}
-	if !strings.Contains(ansi.Strip(f.m.statusView()), "ctx 8.5k/10k") {
+	if !strings.Contains(ansi.Strip(f.m.statusView()), "ctx 2.1k/10k") {
 		t.Fatal(f.m.statusView())
 	}
 }

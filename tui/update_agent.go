@@ -120,11 +120,13 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.tokensOut += e.Completion
 		if e.Agent == "" { // the synthesizer's request is not this conversation
 			m.contextUsed = e.Prompt + e.Completion
-			if m.contextCap > 0 && m.contextUsed*5 >= m.contextCap*4 && !m.contextWarned {
-				m.contextWarned = true
-				m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the conversation fills %d%% of the model's context window; /new starts fresh, /undo drops the last exchange", m.contextUsed*100/m.contextCap)))
-			}
 		}
+	case listener.Compacting:
+		m.live.state = "compacting"
+	case listener.Compacted:
+		m.contextUsed = e.After
+		m.print(m.noticeBlock(m.st.notice, listener.CompactedText(e)))
+		m.live.state = "waiting for the model"
 	case listener.FallbackNotice:
 		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
 		m.live.state = "synthesizing"

@@ -19,6 +19,7 @@ type pane struct {
 	t      *testing.T
 	socket string
 	dir    string // the working directory of chat
+	home   string // chat's HOME (sessions are under .local/share/chat)
 	exit   string // file that receives chat's exit status
 }
 
@@ -59,6 +60,7 @@ func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string
 	tm := &pane{t: t, socket: fmt.Sprintf("chat-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")), dir: t.TempDir()}
 	tm.exit = filepath.Join(tm.dir, ".exit-status")
 	home := t.TempDir()
+	tm.home = home
 	if configTOML != "" {
 		_ = os.MkdirAll(filepath.Join(home, "c", "chat"), 0o700)
 		if err := os.WriteFile(filepath.Join(home, "c", "chat", "config.toml"), []byte(configTOML), 0o600); err != nil {
@@ -126,6 +128,24 @@ func (tm *pane) waitFor(s string, timeout time.Duration) string {
 		}
 		if time.Now().After(deadline) {
 			tm.t.Fatalf("%q never appeared; the screen:\n%s", s, scr)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// waitIdle waits until no turn runs: the status line (the last one
+// written) shows no spinner.
+func (tm *pane) waitIdle(timeout time.Duration) {
+	tm.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		lines := strings.Split(strings.TrimRight(tm.tmux("capture-pane", "-p", "-t", "main"), "\n"), "\n")
+		status := lines[len(lines)-1]
+		if !strings.ContainsFunc(status, func(r rune) bool { return r >= 0x2800 && r <= 0x28FF }) {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("still busy; the screen:\n%s", tm.screen())
 		}
 		time.Sleep(30 * time.Millisecond)
 	}

@@ -62,6 +62,7 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		Interloper:  in,
 		NoStream:    cfg.NoStream,
 		Temperature: cfg.Temperature,
+		CompactAt:   cfg.CompactShare(),
 	}), nil
 }
 

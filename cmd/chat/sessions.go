@@ -305,6 +305,8 @@ func writeTranscript(w io.Writer, msgs []session.Message) {
 			} else {
 				fmt.Fprintf(w, "  ✓ %d bytes\n\n", len(m.Content))
 			}
+		case session.RoleSummary:
+			fmt.Fprintf(w, "⇣ [compacted: %s]\n%s\n\n", compactionNote(m), listener.VisibleString(m.Content))
 		}
 	}
 }
@@ -326,8 +328,24 @@ func writeMarkdown(w io.Writer, l session.Loaded) {
 			}
 		case session.RoleTool:
 			fmt.Fprintf(w, "**Tool result** `%s`\n\n```\n%s\n```\n\n", m.Name, strings.TrimRight(m.Content, "\n"))
+		case session.RoleSummary:
+			fmt.Fprintf(w, "## Compacted\n\n_%s_\n\n%s\n\n", compactionNote(m), m.Content)
 		}
 	}
+}
+
+// compactionNote says what a summary record stands for: from here on, the
+// model was sent the summary instead of what precedes it.
+func compactionNote(m session.Message) string {
+	c := session.Compaction{}
+	if m.Compaction != nil {
+		c = *m.Compaction
+	}
+	note := fmt.Sprintf("the %d messages above were sent as this summary from here on (~%d → ~%d tokens)", c.Messages, c.Before, c.After)
+	if c.Instructions != "" {
+		note += "; asked to: " + listener.VisibleString(c.Instructions)
+	}
+	return note
 }
 
 func firstLineOf(s string) string {
