@@ -191,14 +191,20 @@ func (t *turn) synthesize(limit error) error {
 	errors.As(limit, &se)
 	t.emit(listener.FallbackNotice{Origin: t.origin,
 		Reason: fmt.Sprintf("the agent used its %d steps; synthesizing an answer from what it gathered", se.Max)})
+	// The synthesizer reads what the model was working from: the latest
+	// summary (if any) and what came after it.
+	evidence := t.sess.Messages()
+	if _, at := session.LatestSummary(evidence); at >= 0 {
+		evidence = evidence[at:]
+	}
 	id := "synthesizer"
 	if o.ID != "" {
 		id = o.ID + "_synthesizer"
 	}
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
 		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
-		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream,
-	}, t.request, t.sess.Messages())
+		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(),
+	}, t.request, evidence)
 	if msg.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*msg.Usage)
 	}

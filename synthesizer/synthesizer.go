@@ -37,6 +37,9 @@ type Options struct {
 	Cancellable *control.Cancellable
 	Turn        uint64
 	NoStream    bool
+	// Window is the model's context size (0: unknown): the transcript is
+	// cut to fit it, oldest part first.
+	Window int
 }
 
 // Run returns the synthesized assistant message (marked Synthesized).
@@ -47,7 +50,7 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 		NoStream: o.NoStream,
 		Messages: []session.Message{
 			session.System(SystemPrompt),
-			session.User(Prompt(request, history)),
+			session.User(prompt(request, history, transcriptLimit(o.Window))),
 		},
 	}
 	resp, err := o.Client.Complete(ctx, req, emit.Handler(o.Listeners, origin, o.Cancellable))
@@ -70,20 +73,36 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 // Prompt is the user message of the synthesis: the request and the
 // transcript of evidence.
 func Prompt(request string, history []session.Message) string {
+	return prompt(request, history, maxTranscriptChars)
+}
+
+func prompt(request string, history []session.Message, limit int) string {
 	return "The user's request:\n<request>\n" + request + "\n</request>\n\nTranscript of the work so far:\n<transcript>\n" +
-		Transcript(history) + "</transcript>\n\nWrite the final answer to the request now."
+		transcript(history, limit) + "</transcript>\n\nWrite the final answer to the request now."
+}
+
+// transcriptLimit is how many bytes of transcript fit a window of tokens,
+// leaving room for the prompt, the request and the answer (a quarter of
+// the window); 0 is unknown.
+func transcriptLimit(window int) int {
+	if window <= 0 {
+		return maxTranscriptChars
+	}
+	return min(max((window*3/4-400)*3, 2000), maxTranscriptChars)
 }
 
 // Transcript renders history as plain text. Long tool results are trimmed;
 // when the whole is too long, the oldest part is dropped.
-func Transcript(history []session.Message) string {
+func Transcript(history []session.Message) string { return transcript(history, maxTranscriptChars) }
+
+func transcript(history []session.Message, limit int) string {
 	var b strings.Builder
 	for _, e := range entries(history, maxResultChars) {
 		b.WriteString(e)
 	}
 	s := b.String()
-	if len(s) > maxTranscriptChars {
-		cut := runeStart(s, len(s)-maxTranscriptChars)
+	if len(s) > limit {
+		cut := runeStart(s, len(s)-limit)
 		s = fmt.Sprintf("[… %d earlier characters omitted]\n", cut) + s[cut:]
 	}
 	return s

@@ -43,3 +43,21 @@ func TestPrompt(t *testing.T) {
 		t.Fatal(p)
 	}
 }
+
+// TestTranscriptFitsTheWindow: with a small window the transcript is cut
+// to fit it, keeping the newest part.
+func TestTranscriptFitsTheWindow(t *testing.T) {
+	t.Parallel()
+	var history []session.Message
+	for i := 0; i < 40; i++ {
+		history = append(history, session.User(strings.Repeat("word ", 300)), session.Assistant("answer"))
+	}
+	history = append(history, session.User("the newest question"))
+	p := prompt("req", history, transcriptLimit(4096))
+	if session.TextTokens(len(p)) > 4096*3/4 || !strings.Contains(p, "the newest question") {
+		t.Fatalf("%d bytes", len(p))
+	}
+	if transcriptLimit(0) != maxTranscriptChars || transcriptLimit(1<<20) != maxTranscriptChars {
+		t.Fatal("unknown and large windows keep the usual limit")
+	}
+}
