@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -244,5 +245,56 @@ func TestManualCompact(t *testing.T) {
 	reqs = srv.Requests()
 	if got := reqs[len(reqs)-1].Shape(); got != "system user" {
 		t.Fatalf("after /compact the request is %s", got)
+	}
+}
+
+// bigTool answers every call with size bytes.
+type bigTool struct {
+	tool.Unreviewed
+	size int
+}
+
+func (bigTool) Name() string        { return "read_file" }
+func (bigTool) Description() string { return "reads" }
+func (bigTool) Parameters() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{}}`)
+}
+func (bigTool) Timeout() time.Duration { return 0 }
+func (b bigTool) Run(context.Context, json.RawMessage) (string, error) {
+	return strings.Repeat("line of a large file\n", b.size/21+1)[:b.size], nil
+}
+
+// TestToolHeavyTurnFits: one turn whose tool results alone outgrow the
+// window (eight reads of 3 KB, then one of 64 KB) is compacted between its
+// steps and each oversized result is cut to fit: the turn is answered, no
+// request is refused, and the strict server sees valid histories.
+func TestToolHeavyTurnFits(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int{3000, 64 << 10} {
+		r, srv := talkRig(t, true, bigTool{size: size})
+		steps := 0
+		srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+			if strings.Contains(req.Messages[len(req.Messages)-1].Text(), "<transcript>") {
+				return oaitest.Talker{}.Reply(req)
+			}
+			if steps++; steps <= 8 {
+				return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("call_%d", steps), Name: "read_file", Args: `{}`}}}
+			}
+			return oaitest.Answer{Text: "Answer to the reading: done"}
+		})
+		res, err := r.agent.Run(context.Background(), "read the whole repository")
+		if err != nil || res.Content != "Answer to the reading: done" {
+			t.Fatalf("size %d: %v %q", size, err, res.Content)
+		}
+		if srv.Overflows() != 0 || len(srv.Rejected()) > 0 {
+			t.Fatalf("size %d: %d overflows, rejected %v", size, srv.Overflows(), srv.Rejected())
+		}
+		reqs := srv.Requests()
+		if last := reqs[len(reqs)-1]; last.Messages[1].Role != "user" || last.Messages[1].Text() != "read the whole repository" {
+			t.Fatalf("size %d: the last request does not open with the question: %s", size, last.Shape())
+		}
+		if len(compactions(r)) == 0 {
+			t.Fatalf("size %d: never compacted", size)
+		}
 	}
 }

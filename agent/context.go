@@ -235,25 +235,53 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 }
 
 // cutPoint is where the verbatim part starts: the earliest question after
-// from whose tail fits keep tokens, else the last question (the current
-// turn is never cut). -1 when there is no question to cut at.
+// from whose tail fits keep tokens, else the latest question. When even
+// the current turn does not fit, it is cut between its steps (before an
+// assistant message: never between a call and its result), keeping the
+// latest steps that fit, at least the last. -1 when there is no cut.
 func cutPoint(msgs []session.Message, from, keep int) int {
-	last := -1
+	fits := func(i int) bool { return session.EstimateTokens(unanswered(msgs[i:], false)) <= keep }
+	cut := -1
 	for i := len(msgs) - 1; i >= from; i-- {
 		if msgs[i].Role != session.RoleUser || msgs[i].Unanswered {
 			continue
 		}
-		if last < 0 {
-			last = i
-			continue
-		}
-		if session.EstimateTokens(unanswered(msgs[i:], false)) > keep {
+		if cut >= 0 && !fits(i) {
 			break
 		}
-		last = i
+		cut = i
 	}
-	return last
+	if cut >= 0 && fits(cut) {
+		return cut
+	}
+	step := -1
+	for i := len(msgs) - 1; i > max(cut, from-1); i-- {
+		if msgs[i].Role != session.RoleAssistant {
+			continue
+		}
+		if step >= 0 && !fits(i) {
+			break
+		}
+		step = i
+	}
+	if step >= 0 {
+		return step
+	}
+	return cut
 }
+
+// fitResult bounds one tool result to a share of a known window, so a
+// single read cannot overflow it (the tools' own limit is 64 KiB, about
+// 18,000 tokens, more than a small local model holds).
+func fitResult(content string, window int) string {
+	if window <= 0 {
+		return content
+	}
+	return tool.Truncate(content, window*resultShare*7/2/100)
+}
+
+// resultShare is the percentage of the window one tool result may take.
+const resultShare = 25
 
 // Compact starts a turn that only compacts the history (/compact), with
 // instructions on what the summary should keep. It waits for a running

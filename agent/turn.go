@@ -140,6 +140,7 @@ func (t *turn) runTools(calls []session.ToolCall) error {
 		if err := o.Cancellable.Check(); err != nil {
 			return err
 		}
+		res.Content = fitResult(res.Content, t.a.ContextWindow())
 		msg := session.ToolResult(c, res.Content)
 		if res.Err != nil {
 			msg = session.ToolError(c, res.Content, res.ErrType)

@@ -34,7 +34,9 @@ const SummaryHeading = "The earlier part of this conversation was summarized to 
 // as they are; with one, the system messages, the latest summary (added
 // to the system message, so servers that want one system message first
 // and strict user/assistant turns accept it) and the messages after it.
-// The full history stays in the session and its file.
+// A summary that cut a turn between its steps is followed by that turn's
+// question again, so the request still opens with what was asked. The
+// full history stays in the session and its file.
 func Sent(msgs []Message) []Message {
 	last := -1
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -58,6 +60,14 @@ func Sent(msgs []Message) []Message {
 	} else {
 		out[len(out)-1].Content = joinBlank(out[len(out)-1].Content, summary)
 	}
+	if last+1 < len(msgs) && msgs[last+1].Role == RoleAssistant {
+		for i := last - 1; i >= 0; i-- {
+			if msgs[i].Role == RoleUser && !msgs[i].Unanswered {
+				out = append(out, msgs[i])
+				break
+			}
+		}
+	}
 	for _, m := range msgs[last+1:] {
 		if m.Role != RoleSystem {
 			out = append(out, m)
@@ -79,9 +89,9 @@ func LatestSummary(msgs []Message) (Message, int) {
 
 // InsertSummary puts a compaction record right before the message id, so
 // it stands for everything before that message; id "" puts it at the end,
-// for everything. It goes only before a question, or at the end of a
-// history with no pending calls: a cut there never separates a tool call
-// from its result.
+// for everything. It goes only before a question or an assistant message,
+// or at the end of a history with no pending calls: a cut there never
+// separates a tool call from its result.
 func (s *Session) InsertSummary(before string, summary Message) error {
 	if summary.Role != RoleSummary {
 		return fmt.Errorf("insert summary: a %s message is not a summary", summary.Role)
@@ -98,8 +108,8 @@ func (s *Session) InsertSummary(before string, summary Message) error {
 		if i, err = s.find("insert summary before", before); err != nil {
 			return err
 		}
-		if s.msgs[i].Role != RoleUser {
-			return fmt.Errorf("insert summary before %s: a summary goes before a question, not a %s message", before, s.msgs[i].Role)
+		if r := s.msgs[i].Role; r != RoleUser && r != RoleAssistant {
+			return fmt.Errorf("insert summary before %s: a summary goes before a question or an answer, not a %s message", before, r)
 		}
 	}
 	s.msgs = append(s.msgs[:i:i], append([]Message{summary}, s.msgs[i:]...)...)

@@ -28,8 +28,8 @@ func TestCompactionIsKeptAndSentAsSummary(t *testing.T) {
 	s.AppendInput(q3)
 
 	msgs := s.Messages()
-	if err := s.InsertSummary(msgs[4].ID, Summary("q1 was answered by a1", Compaction{Messages: 4})); err == nil {
-		t.Fatal("a summary went before an assistant message")
+	if err := s.InsertSummary(msgs[3].ID, Summary("q1 was answered by a1", Compaction{Messages: 4})); err == nil {
+		t.Fatal("a summary went between a call and its result")
 	}
 	if err := s.InsertSummary(q3.ID, Summary("q1 and q2 were answered", Compaction{Messages: 6, Before: 900, After: 100})); err != nil {
 		t.Fatal(err)
@@ -99,5 +99,26 @@ func TestSummaryAtTheEnd(t *testing.T) {
 	s.AppendInput(User("next"))
 	if sent := Sent(s.Messages()); len(sent) != 2 || sent[1].Content != "next" {
 		t.Fatalf("%+v", sent)
+	}
+}
+
+// TestSummaryBetweenSteps: a summary that cuts a turn between its steps is
+// followed, in what is sent, by the turn's question, then the steps kept.
+func TestSummaryBetweenSteps(t *testing.T) {
+	t.Parallel()
+	c1 := ToolCall{ID: "c1", Name: "read_file", Arguments: `{}`}
+	c2 := ToolCall{ID: "c2", Name: "read_file", Arguments: `{}`}
+	step2 := Assistant("", c2)
+	s := New(System("sys"), User("old"), Assistant("old answer"), User("the question"), Assistant("", c1), ToolResult(c1, "big"), step2, ToolResult(c2, "r2"))
+	if err := s.InsertSummary(step2.ID, Summary("read c1: big", Compaction{Messages: 5})); err != nil {
+		t.Fatal(err)
+	}
+	sent := Sent(s.Messages())
+	var shape []string
+	for _, m := range sent {
+		shape = append(shape, string(m.Role)+":"+m.Content)
+	}
+	if got := strings.Join(shape, " | "); !strings.HasPrefix(got, "system:sys") || !strings.HasSuffix(got, " | user:the question | assistant: | tool:r2") {
+		t.Fatal(got)
 	}
 }

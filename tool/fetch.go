@@ -240,7 +240,7 @@ func (f FetchURL) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if cut {
 		text += fmt.Sprintf("\n[body cut at %d bytes]", limit)
 	}
-	return truncate(text, 64<<10), nil
+	return Truncate(text, 64<<10), nil
 }
 
 // htmlText keeps the readable text of a page: no scripts, styles or

@@ -104,7 +104,7 @@ func (r ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if shown == 0 {
 		return fmt.Sprintf("(%s has %d lines; nothing at offset %d)", args.Path, n, offset), nil
 	}
-	return truncate(b.String(), r.maxOutput()), nil
+	return Truncate(b.String(), r.maxOutput()), nil
 }
 
 // ListFiles lists a directory tree.
@@ -177,7 +177,7 @@ func (l ListFiles) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if more {
 		s += fmt.Sprintf("\n[listing stopped at %d entries; narrow the path or glob]", maxEntries)
 	}
-	return truncate(s, l.maxOutput()), nil
+	return Truncate(s, l.maxOutput()), nil
 }
 
 // relTo is p (slash-separated, under dir) relative to dir.

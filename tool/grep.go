@@ -135,7 +135,7 @@ func (g Grep) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	if found >= limit {
 		out += fmt.Sprintf("[stopped at %d matches; narrow the pattern, path or glob]\n", limit)
 	}
-	return truncate(out, g.maxOutput()), nil
+	return Truncate(out, g.maxOutput()), nil
 }
 
 // nextLine reads a line up to matchWindow bytes; long says the line goes

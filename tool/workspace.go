@@ -257,8 +257,8 @@ func (w Workspace) readReview(verb string, raw json.RawMessage) (Review, error) 
 	return r, nil
 }
 
-// truncate cuts s to max bytes on a line boundary and says how much it cut.
-func truncate(s string, max int) string {
+// Truncate cuts s to max bytes on a line boundary and says how much it cut.
+func Truncate(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}

@@ -182,7 +182,7 @@ func (e EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err := t.write([]byte(updated)); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("edited %s\n%s", a.Path, truncate(unifiedDiff(a.Path, old, updated), 8<<10)), nil
+	return fmt.Sprintf("edited %s\n%s", a.Path, Truncate(unifiedDiff(a.Path, old, updated), 8<<10)), nil
 }
 
 func unifiedDiff(name, old, updated string) string {

@@ -116,8 +116,13 @@ func TestPrintModeLongConversation(t *testing.T) {
 			if compacted == 0 {
 				t.Fatal("no compaction was announced on stderr")
 			}
-			wantWholeHistory(t, onlySession(t, home), 30)
+			l := onlySession(t, home)
+			wantWholeHistory(t, l, 30)
 			wantSummarySent(t, srv)
+			show, _, _ := run(t, inHome(t, command(t, srv, "sessions", "show", l.Header.ID), home, dir))
+			if !strings.Contains(show, "⇣ [compacted: the ") || !strings.Contains(show, "› question 1 about topic 1\n") {
+				t.Fatalf("sessions show:\n%.2000s", show)
+			}
 		})
 	}
 }
