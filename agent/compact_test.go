@@ -93,6 +93,9 @@ func TestLongConversationIsCompacted(t *testing.T) {
 		}
 	}
 	msgs := r.agent.Session().Messages()
+	if s, at := session.LatestSummary(msgs); at < 0 || s.Compaction.Through != msgs[at-1].ID || s.Compaction.From == "" {
+		t.Fatalf("the record does not say what it stands for: %+v", s.Compaction)
+	}
 	var questions, answers int
 	for _, m := range msgs {
 		switch {

@@ -220,7 +220,8 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	if at >= 0 {
 		count++
 	}
-	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions})
+	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions,
+		From: folded[0].ID, Through: folded[len(folded)-1].ID})
 	trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
 	summary.Compaction.After = session.EstimateTokens(unanswered(session.Sent(trial), false)) + toolTokens(t.tools.Offered())
 	next := ""

@@ -12,6 +12,10 @@ type Compaction struct {
 	// Messages is how many messages the summary folds in (the earlier
 	// summary, if any, counts as one).
 	Messages int `json:"messages"`
+	// From and Through are the ids of the first and last message folded in
+	// (after the earlier summary, which the new one also replaces).
+	From    string `json:"from,omitempty"`
+	Through string `json:"through,omitempty"`
 	// Before and After are the estimated tokens of what is sent, before
 	// the compaction and after it.
 	Before int `json:"tokens_before"`
