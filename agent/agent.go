@@ -25,6 +25,7 @@ var ErrNothingToResume = errors.New("nothing to resume: the last message is alre
 // Options wires an agent. Client is required; everything else has a default.
 type Options struct {
 	ID     string // "" for the main agent
+	Depth  int    // 0 for the main agent, 1 for its sub-agents, …
 	Client *llm.Client
 	Model  string // "" uses the client's model
 	// System is the system prompt put at the head of a new, empty session.

@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/emit"
@@ -120,26 +121,68 @@ func (t *turn) completion() (llm.Response, error) {
 	return resp, err
 }
 
-// runTools runs calls in order. The step budget and the cancellable are
-// checked before each one; a call cut short by Cancel leaves no result
-// (the placeholder fills it).
+// runTools runs calls in order; a run of calls to tools that may run
+// concurrently (sub-agents) runs at the same time, their results kept in
+// call order. The step budget and the cancellable are checked before each
+// call; a call cut short by Cancel leaves no result (the placeholder
+// fills it).
 func (t *turn) runTools(calls []session.ToolCall) error {
+	for i := 0; i < len(calls); {
+		n := 1
+		for i+n < len(calls) && t.concurrent(calls[i]) && t.concurrent(calls[i+n]) {
+			n++
+		}
+		if err := t.runBatch(calls[i : i+n]); err != nil {
+			return err
+		}
+		i += n
+	}
+	return nil
+}
+
+func (t *turn) concurrent(c session.ToolCall) bool {
+	tl, ok := t.tools.Lookup(c.Name)
+	if !ok {
+		return false
+	}
+	cc, ok := tl.(tool.Concurrent)
+	return ok && cc.Concurrent()
+}
+
+// runBatch runs calls at the same time (one call: in place).
+func (t *turn) runBatch(calls []session.ToolCall) error {
 	o := &t.a.o
 	for _, c := range calls {
 		t.emit(listener.ToolCall{Origin: t.origin, ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		if err := o.StepLimit.Tick(); err != nil {
 			return err
 		}
-		if err := o.Cancellable.Check(); err != nil {
-			return err
-		}
-		ctx := tool.WithProgress(listener.WithOrigin(o.Cancellable.Context(), t.origin), func(text string) {
+	}
+	if err := o.Cancellable.Check(); err != nil {
+		return err
+	}
+	results := make([]tool.Result, len(calls))
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		ctx := tool.WithProgress(listener.WithOrigin(withCaller(o.Cancellable.Context(), t.a), t.origin), func(text string) {
 			t.emit(listener.ToolOutput{Origin: t.origin, ID: c.ID, Name: c.Name, Text: text})
 		})
-		res := t.tools.Dispatch(ctx, c.Name, c.Arguments)
-		if err := o.Cancellable.Check(); err != nil {
-			return err
+		if len(calls) == 1 {
+			results[i] = t.tools.Dispatch(ctx, c.Name, c.Arguments)
+			break
 		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = t.tools.Dispatch(ctx, c.Name, c.Arguments)
+		}()
+	}
+	wg.Wait()
+	if err := o.Cancellable.Check(); err != nil {
+		return err
+	}
+	for i, c := range calls {
+		res := results[i]
 		res.Content = fitResult(res.Content, t.a.ContextWindow())
 		msg := session.ToolResult(c, res.Content)
 		if res.Err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -109,6 +110,29 @@ func (s *Set) Add(t Tool) {
 		}
 	}
 	s.index[t.Name()] = t
+}
+
+// Without is a copy of the set (same policy, approver and timeouts)
+// without the named tools.
+func (s *Set) Without(names ...string) *Set {
+	out := NewSet()
+	out.Policy, out.Approver = s.Policy, s.Approver
+	for _, t := range s.All() {
+		if !slices.Contains(names, t.Name()) {
+			out.Add(t)
+		}
+	}
+	for name, d := range s.timeouts {
+		out.SetTimeout(name, d)
+	}
+	return out
+}
+
+// Concurrent is implemented by tools whose calls may run at the same time
+// as other calls of the same answer (the agent tool: sub-agents work in
+// parallel).
+type Concurrent interface {
+	Concurrent() bool
 }
 
 // All returns the tools in the order they were added.
