@@ -29,7 +29,11 @@ type Options struct {
 	Client *llm.Client
 	Model  string // "" uses the client's model
 	// System is the system prompt put at the head of a new, empty session.
-	System      string
+	System string
+	// Adverts are blocks the extensions add to the system prompt
+	// (<available_agents>, <available_skills>, <available_mcps>), each
+	// while its tool is in the agent's set.
+	Adverts     []Advert
 	Session     *session.Session
 	Tools       *tool.Set
 	Listeners   *listener.List
@@ -87,8 +91,8 @@ func New(o Options) *Agent {
 	if o.Session == nil {
 		o.Session = session.New()
 	}
-	if o.System != "" && o.Session.Len() == 0 {
-		o.Session.AppendInput(session.System(o.System))
+	if p := systemPrompt(o.System, o.Adverts, o.Tools); p != "" && o.Session.Len() == 0 {
+		o.Session.AppendInput(session.System(p))
 	}
 	if o.Listeners == nil {
 		o.Listeners = listener.NewList()
@@ -151,8 +155,8 @@ func (a *Agent) SetModel(name string) {
 // Call it between turns.
 func (a *Agent) NewSession() *session.Session {
 	s := session.New()
-	if a.o.System != "" {
-		s.AppendInput(session.System(a.o.System))
+	if p := systemPrompt(a.o.System, a.o.Adverts, a.o.Tools); p != "" {
+		s.AppendInput(session.System(p))
 	}
 	a.cfgMu.Lock()
 	a.o.Session = s
@@ -187,9 +191,13 @@ func (a *Agent) Apply(def Definition, available *tool.Set) error {
 	if a.o.StepLimit != nil {
 		a.o.StepLimit.SetMax(def.MaxSteps.Max())
 	}
-	if def.Instructions != "" {
-		a.SetSystem(def.Instructions)
+	instructions := def.Instructions
+	if instructions == "" {
+		a.cfgMu.Lock()
+		instructions = a.o.System
+		a.cfgMu.Unlock()
 	}
+	a.SetSystem(instructions) // also when only the tools changed: the adverts follow them
 	return nil
 }
 
@@ -221,9 +229,30 @@ func (a *Agent) Definition(identifier string) Definition {
 func (a *Agent) SetSystem(text string) {
 	a.cfgMu.Lock()
 	a.o.System = text
-	s := a.o.Session
+	s, adverts, tools := a.o.Session, a.o.Adverts, a.o.Tools
 	a.cfgMu.Unlock()
-	s.SetSystem(text)
+	s.SetSystem(systemPrompt(text, adverts, tools))
+}
+
+// Advert is a block an extension adds to the system prompt while the
+// agent has its tool.
+type Advert struct {
+	Tool, Text string
+}
+
+// systemPrompt is the instructions with the blocks of the extensions
+// whose tools are in the set after them.
+func systemPrompt(instructions string, adverts []Advert, tools *tool.Set) string {
+	parts := []string{}
+	if strings.TrimSpace(instructions) != "" {
+		parts = append(parts, instructions)
+	}
+	for _, a := range adverts {
+		if _, ok := tools.Lookup(a.Tool); ok && strings.TrimSpace(a.Text) != "" {
+			parts = append(parts, a.Text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // Listeners is the list the agent emits to.

@@ -91,8 +91,10 @@ func (def Definition) summary() string {
 	return line
 }
 
-// Advertisement is the <available_agents> block for the system prompt.
-func (d *Delegate) Advertisement() string {
+// Advert is the <available_agents> block for the system prompt.
+func (d *Delegate) Advert() Advert { return Advert{Tool: DelegateName, Text: d.advertisement()} }
+
+func (d *Delegate) advertisement() string {
 	var b strings.Builder
 	b.WriteString("<available_agents>\nSub-agents you can hand a self-contained task to with the agent tool:")
 	for _, name := range d.names() {

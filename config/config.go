@@ -88,12 +88,17 @@ type AgentConfig struct {
 //	deny = ["fetch_url"]                # never run these
 //	allow_shell = ["go test", "git status", "ls"]   # run_shell commands by prefix
 //	deny_shell = ["rm", "git push"]
+//	sub_agents_only = ["fetch_url"]     # offered to personas that list them, never to the main agent
 type ToolsConfig struct {
 	Allow      []string `toml:"allow"`
 	Deny       []string `toml:"deny"`
 	AllowShell []string `toml:"allow_shell"`
 	DenyShell  []string `toml:"deny_shell"`
 	MaxOutput  int      `toml:"max_output"` // bytes a tool returns before truncation
+	// SubAgentsOnly are tools the main agent is not offered: only a
+	// sub-agent whose persona lists them gets them (keep what reads the
+	// web away from what holds your files, say).
+	SubAgentsOnly []string `toml:"sub_agents_only"`
 }
 
 // Flags are the command-line overrides; nil or "" means not given.

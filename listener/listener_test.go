@@ -39,16 +39,20 @@ func TestTerminal(t *testing.T) {
 	l.Emit(AssistantDelta{Text: "lo \x1b[2Jthere"})
 	l.Emit(ToolCall{Name: "read_file", Arguments: `{"path": "a.go"}`})
 	l.Emit(ToolResult{Name: "read_file", Content: "abc"})
+	// A sub-agent's answer is its caller's tool result: one line on diag,
+	// never in the answer stream.
 	sub := l.ForSubAgent("researcher 0")
+	sub.Emit(UserTurn{Content: "find\nit"})
 	sub.Emit(AssistantDelta{Text: "one\ntwo"})
+	sub.Emit(Assistant{Text: "one\ntwo"})
 	sub.Emit(TurnDone{})
 	syn := l.ForSubAgent("synthesizer")
 	syn.Emit(Assistant{Text: "final"})
 	syn.Emit(TurnDone{})
-	if want := "Hello there\n  one\n  two\nfinal\n"; out.String() != want {
+	if want := "Hello there\nfinal\n"; out.String() != want {
 		t.Fatalf("out = %q, want %q", out.String(), want)
 	}
-	if want := "→ read_file {\"path\": \"a.go\"}\n  ✓ 3 bytes\n"; diag.String() != want {
+	if want := "→ read_file {\"path\": \"a.go\"}\n  ✓ 3 bytes\n  ⤷ researcher 0: find it\n  ⤶ researcher 0 answered: one two\n"; diag.String() != want {
 		t.Fatalf("diag = %q, want %q", diag.String(), want)
 	}
 }

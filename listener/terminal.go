@@ -20,6 +20,10 @@ type Terminal struct {
 	// The synthesizer speaks for its parent: its answer is the turn's answer
 	// and is not indented, its notices are.
 	answerIndent string
+	// sub is the id of a sub-agent (not a synthesizer): its answer is a
+	// tool result of its caller, so it goes to diag as one line, not to
+	// the answer stream.
+	sub string
 
 	answer, thinking Sanitizer
 	atLineStart      bool
@@ -46,6 +50,9 @@ func (t *Terminal) ForSubAgent(id string) Listener {
 	child := &Terminal{shared: t.shared, indent: t.indent + "  ", answerIndent: t.answerIndent + "  ", atLineStart: true}
 	if id == "synthesizer" || strings.HasSuffix(id, "_synthesizer") {
 		child.answerIndent = t.answerIndent
+		child.sub = t.sub
+	} else {
+		child.sub = id
 	}
 	return child
 }
@@ -55,6 +62,9 @@ func (t *Terminal) OnEvent(e Event) {
 	s := t.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t.sub != "" && t.onSubAgent(e) {
+		return
+	}
 	switch e := e.(type) {
 	case AssistantDelta:
 		t.streamed = true
@@ -132,6 +142,31 @@ func (t *Terminal) writeAnswer(text string) {
 }
 
 // endAnswerLine keeps a notice from starting in the middle of answer text.
+// onSubAgent shows what a sub-agent says as diagnostics: its task, and its
+// answer on one line (all of it with ShowThinking). It reports whether it
+// handled e.
+func (t *Terminal) onSubAgent(e Event) bool {
+	s := t.shared
+	switch e := e.(type) {
+	case UserTurn:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s⤷ %s: %s\n", t.indent, oneLine(String(t.sub), 40), oneLine(String(e.Content), 200))
+	case AssistantDelta:
+	case Assistant:
+		if e.Text == "" || len(e.ToolCalls) > 0 {
+			return true
+		}
+		text := oneLine(String(e.Text), 200)
+		if s.showThinking {
+			text = String(e.Text)
+		}
+		fmt.Fprintf(s.diag, "%s⤶ %s answered: %s\n", t.indent, oneLine(String(t.sub), 40), text)
+	default:
+		return false
+	}
+	return true
+}
+
 func (t *Terminal) endAnswerLine() {
 	if t.shared.lastOut != '\n' {
 		io.WriteString(t.shared.out, "\n")

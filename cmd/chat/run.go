@@ -31,7 +31,7 @@ func client(cfg config.Config, model string) *llm.Client {
 }
 
 // newAgent wires an agent from a resolved config.
-func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, tools *tool.Set, ls *listener.List, c *control.Cancellable, in *control.Interloper) (*agent.Agent, error) {
+func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, tools *tool.Set, ls *listener.List, c *control.Cancellable, in *control.Interloper, adverts ...agent.Advert) (*agent.Agent, error) {
 	llmc := client(cfg, "")
 	if cfg.Model == "" {
 		models, err := llmc.Models(ctx)
@@ -55,6 +55,7 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		Client:      llmc,
 		Session:     s,
 		System:      system,
+		Adverts:     adverts,
 		Tools:       tools,
 		Listeners:   ls,
 		StepLimit:   control.NewStepLimit(cfg.Steps().Max()),
@@ -138,12 +139,19 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		return nil, err
 	}
 	w := &wired{host: host, sess: sess}
-	if w.tools, err = toolSet(d, cfg); err != nil {
+	full, err := toolSet(d, cfg)
+	if err != nil {
 		host.close()
 		return nil, err
 	}
-	w.tools.Approver = approver
-	if w.agent, err = newAgent(ctx, d, cfg, sess, w.tools, ls, c, in); err != nil {
+	full.Approver = approver
+	adverts, err := extensions(d, o, cfg, full)
+	if err != nil {
+		host.close()
+		return nil, err
+	}
+	w.tools = full.Without(cfg.Tools.SubAgentsOnly...)
+	if w.agent, err = newAgent(ctx, d, cfg, sess, w.tools, ls, c, in, adverts...); err != nil {
 		host.close()
 		return nil, err
 	}
@@ -152,6 +160,23 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		return nil, err
 	}
 	return w, nil
+}
+
+// extensions adds to full the tools of the extensions the configuration
+// has (the agent tool when there are personas) and returns what they add
+// to the system prompt.
+func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) ([]agent.Advert, error) {
+	var adverts []agent.Advert
+	defs, err := definitions(d, o, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(defs) > 0 {
+		del := &agent.Delegate{Personas: defs, Tools: full}
+		full.Add(del)
+		adverts = append(adverts, del.Advert())
+	}
+	return adverts, nil
 }
 
 // start saves the session from now on (its header carries the agent) and
