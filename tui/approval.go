@@ -21,10 +21,13 @@ import (
 type Approvals struct {
 	mu   sync.Mutex
 	send func(tea.Msg)
+	// one is held while a question is on screen: sub-agents working at
+	// the same time ask one after the other.
+	one chan struct{}
 }
 
 // NewApprovals returns an Approver to give the tool set; Run connects it.
-func NewApprovals() *Approvals { return &Approvals{} }
+func NewApprovals() *Approvals { return &Approvals{one: make(chan struct{}, 1)} }
 
 func (a *Approvals) connect(send func(tea.Msg)) {
 	a.mu.Lock()
@@ -39,6 +42,12 @@ func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision,
 	a.mu.Unlock()
 	if send == nil {
 		return tool.Decision{Verdict: tool.Deny, Reason: "no one is at the keyboard to approve it"}, nil
+	}
+	select {
+	case a.one <- struct{}{}:
+		defer func() { <-a.one }()
+	case <-ctx.Done():
+		return tool.Decision{}, ctx.Err()
 	}
 	reply := make(chan tool.Decision, 1)
 	origin, _ := listener.OriginOf(ctx)
@@ -178,6 +187,9 @@ func (m *Model) approvalHead() []string {
 	width := max(m.width, 20)
 	var head []string
 	title := "? " + truncateWidth(visibleLine(r.Tool), 40) + " wants to: "
+	if who := m.asking.origin.Agent; isSubAgent(who) {
+		title = "? " + truncateWidth(visibleLine(who), 30) + " · " + truncateWidth(visibleLine(r.Tool), 40) + " wants to: "
+	}
 	summary := r.Review.Summary
 	if r.Review.Command != "" {
 		summary = "run this command in " + r.Review.Target

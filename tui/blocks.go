@@ -90,7 +90,7 @@ func summarize(content string, lines int) string {
 	case strings.TrimSpace(content) == "":
 		return "(no output)"
 	case lines == 1:
-		return truncateWidth(content, 60)
+		return truncateWidth(strings.TrimRight(content, "\n"), 60)
 	}
 	return fmt.Sprintf("%d lines", lines)
 }

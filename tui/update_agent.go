@@ -75,6 +75,9 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	if ev.Source().Turn <= m.ignoreUpTo {
 		return nil
 	}
+	if id := ev.Source().Agent; isSubAgent(id) {
+		return m.onSubAgent(id, ev)
+	}
 	switch e := ev.(type) {
 	case listener.UserTurn:
 		if e.MidLoop {

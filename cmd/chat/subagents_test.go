@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+const personaConfig = `
+[agents.researcher]
+instructions = "You research one question and report the facts."
+max_steps = 4
+tools = ["read_file", "fetch_url"]
+
+[tools]
+sub_agents_only = ["fetch_url"]
+`
+
+// researchServer plays a main model that delegates to the researcher and
+// a researcher that reads a file, then reports.
+func researchServer(t *testing.T) *oaitest.Server {
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		researcher := strings.HasPrefix(req.Messages[0].Text(), "You research")
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case !researcher && last.Role != "tool":
+			return oaitest.Answer{Text: "Asking the researcher.", Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"researcher","task":"what does notes.txt say?"}`}}}
+		case !researcher:
+			return oaitest.Answer{Text: "The researcher found: " + last.Text()}
+		case last.Role != "tool":
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "r1", Name: "read_file", Args: `{"path":"notes.txt"}`}}}
+		}
+		return oaitest.Answer{Text: "notes.txt says the build is green"}
+	})
+	return srv
+}
+
+func writeConfigIn(t *testing.T, home, toml string) {
+	t.Helper()
+	dir := filepath.Join(home, ".config", "chat")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSubAgentInPrintMode: a persona in the config is a sub-agent the
+// model delegates to; stdout holds only the main answer, stderr shows the
+// sub-agent's work, --json tags every event with its agent, and the
+// sub-agent-only tool is offered to the researcher alone.
+func TestSubAgentInPrintMode(t *testing.T) {
+	t.Parallel()
+	srv := researchServer(t)
+	home, dir := t.TempDir(), t.TempDir()
+	writeConfigIn(t, home, personaConfig)
+	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the build is green\n"), 0o600)
+	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "check the notes"), home, dir))
+	if code != 0 || !strings.Contains(out, "The researcher found: notes.txt says the build is green") || strings.Contains(out, "⤷") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"→ agent", "⤷ researcher 0: what does notes.txt say?", "→ read_file", "⤶ researcher 0 answered: notes.txt says"} {
+		if !strings.Contains(errOut, want) {
+			t.Fatalf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	reqs := srv.Requests()
+	main, sub := reqs[0], reqs[1]
+	if !strings.Contains(main.Messages[0].Text(), "<available_agents>") || !slices.Contains(main.ToolNames(), "agent") || slices.Contains(main.ToolNames(), "fetch_url") {
+		t.Fatalf("main request: tools %v, system %q", main.ToolNames(), main.Messages[0].Text())
+	}
+	if got := strings.Join(sub.ToolNames(), ","); got != "read_file,fetch_url" || sub.Shape() != "system user" {
+		t.Fatalf("sub-agent request: tools %s, shape %s", got, sub.Shape())
+	}
+
+	js, _, code := run(t, inHome(t, command(t, srv, "-p", "again", "--json", "--no-save"), home, dir))
+	agents := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(js), "\n") {
+		var ev struct{ Agent string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(line, err)
+		}
+		agents[ev.Agent] = true
+	}
+	if code != 0 || !agents[""] || !agents["researcher 0"] {
+		t.Fatalf("--json agents %v", agents)
+	}
+}
+
+// TestTUISubAgentAndCancel: in the REPL the sub-agent's work is shown
+// indented and tagged with its id; Ctrl+C while it streams closes its
+// stream, ends the turn, and the next question works.
+func TestTUISubAgentAndCancel(t *testing.T) {
+	t.Parallel()
+	srv := researchServer(t)
+	tm := startTermOpts(t, srv, termOpts{config: personaConfig})
+	_ = os.WriteFile(filepath.Join(tm.dir, "notes.txt"), []byte("the build is green\n"), 0o600)
+	tm.ask("check the notes")
+	tm.waitFor("The researcher found: notes.txt says the build is green", 10*time.Second)
+	scr := tm.screen()
+	for _, want := range []string{"⤷ researcher 0", "what does notes.txt say?", "researcher 0 answered"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("the screen lacks %q:\n%s", want, scr)
+		}
+	}
+
+	gate := oaitest.NewGate()
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if strings.HasPrefix(req.Messages[0].Text(), "You research") {
+			return oaitest.Answer{Text: "a long report that never ends", Piece: 8, Gate: gate, GateAfter: 1}
+		}
+		if req.Messages[len(req.Messages)-1].Role == "tool" {
+			return oaitest.Answer{Text: "unexpected"}
+		}
+		if strings.Contains(req.Messages[len(req.Messages)-1].Text(), "after") {
+			return oaitest.Answer{Text: "the next question works"}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "d2", Name: "agent", Args: `{"name":"researcher","task":"a slow one"}`}}}
+	})
+	tm.ask("delegate a slow one")
+	select {
+	case <-gate.Entered():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the sub-agent never streamed:\n%s", tm.screen())
+	}
+	tm.keys("C-c")
+	select {
+	case <-srv.Hangups():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sub-agent's stream stayed open after Ctrl+C")
+	}
+	tm.waitFor("cancelled", 5*time.Second)
+	tm.ask("after the cancel")
+	tm.waitFor("the next question works", 10*time.Second)
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+}
