@@ -203,3 +203,21 @@ func TestLateEventsOfACancelledTurnAreDropped(t *testing.T) {
 		t.Fatalf("a late approval was not refused: %+v", d)
 	}
 }
+
+// TestSubAgentApprovalNamesIt: a sub-agent's question says which
+// sub-agent asks, and is answered like any other.
+func TestSubAgentApprovalNamesIt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("go")
+	reply := make(chan tool.Decision, 1)
+	f.send(approvalMsg{req: tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}},
+		reply: reply, origin: listener.Origin{Agent: "researcher 0", Turn: f.m.turn}})
+	if view := ansi.Strip(f.m.View().Content); !strings.Contains(view, "researcher 0 · run_shell wants to") {
+		t.Fatalf("the prompt does not name the sub-agent:\n%s", view)
+	}
+	deliberately(f, "y")
+	if d := answered(t, reply); d.Verdict != tool.Allow {
+		t.Fatal(d)
+	}
+}
