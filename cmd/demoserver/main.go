@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,14 +44,29 @@ func main() {
 		{"a streamed answer", []string{"--no-save", "-p", "hello"}},
 		{"a tool call (list_files), then an answer", []string{"--no-save", "-p", "what files are in this repo?"}},
 		{"a model that never stops calling tools, with --max-steps 2", []string{"--no-save", "--max-steps", "2", "-p", "loop over the files"}},
+		{"a sub-agent: the model hands a task to the researcher persona ([agents.researcher] in the config)", []string{"--no-save", "-p", "ask your researcher about this directory"}},
+	}
+	// The researcher persona lives in a config file of the demo's own.
+	cfgHome, err := os.MkdirTemp("", "chat-demo-config")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(cfgHome)
+	_ = os.MkdirAll(filepath.Join(cfgHome, "chat"), 0o700)
+	persona := fmt.Sprintf("[agents.researcher]\ninstructions = %q\nmax_steps = 4\ntools = [\"list_files\", \"read_file\"]\n", oaitest.DemoResearcher)
+	if err := os.WriteFile(filepath.Join(cfgHome, "chat", "config.toml"), []byte(persona), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 	for i, s := range steps {
 		fmt.Printf("\n\033[1m── DEMO %d/%d: %s (scripted answers, not a real model) ──\033[0m\n$ chat %s\n", i+1, len(steps), s.title, shellQuote(s.args))
 		cmd := exec.Command(*demo, s.args...)
-		cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=")
+		cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=", "XDG_CONFIG_HOME="+cfgHome)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
 			fmt.Fprintf(os.Stderr, "demo step failed: %v\n", err)
+			os.RemoveAll(cfgHome)
 			os.Exit(1)
 		}
 	}
