@@ -231,6 +231,14 @@ func (p *Policy) shellAllowed(cmd shellCommand) bool {
 	return false
 }
 
+// Grant allows what gs cover for the rest of the session, as an "always"
+// answer does (the skills' folders are readable from the start).
+func (p *Policy) Grant(gs ...Grant) {
+	p.mu.Lock()
+	p.grants = append(p.grants, gs...)
+	p.mu.Unlock()
+}
+
 // granted reports whether every need is covered by an "always" answer.
 func (p *Policy) granted(needs []Grant) bool {
 	p.mu.Lock()

@@ -32,6 +32,7 @@ var commands = []command{
 	{"/copy", "", "copy the last answer to the clipboard (OSC 52)", false},
 	{"/attach", "PATH", "attach an image or a text file to the next message", false},
 	{"/tools", "", "list the tools and whether they ask first", false},
+	{"/skills", "", "list the skills the model can load", false},
 	{"/retry", "", "ask for the last answer again", true},
 	{"/undo", "", "remove the last question and its answer", true},
 	{"/sessions", "", "pick a saved session to resume", true},
@@ -210,6 +211,18 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		b.WriteString("tools:")
 		for _, t := range m.opts.Tools() {
 			b.WriteString(fmt.Sprintf("\n  %-11s %-26s %s", t.Name, t.State, truncateWidth(t.Description, max(m.width-42, 10))))
+		}
+		m.print(m.noticeBlock(m.st.notice, b.String()))
+	case "/skills":
+		if len(m.opts.Skills) == 0 {
+			m.print(m.noticeBlock(m.st.notice, "no skills: put a folder with a SKILL.md under .chat/skills here, or under the config folder's skills/"))
+			break
+		}
+		var b strings.Builder
+		b.WriteString("skills (the model loads one when a task matches it):")
+		for _, sk := range m.opts.Skills {
+			b.WriteString(fmt.Sprintf("\n  %-14s %s", visibleLine(sk.Name), truncateWidth(visibleLine(strings.Join(strings.Fields(sk.Description), " ")), max(m.width-18, 10))))
+			b.WriteString("\n  " + strings.Repeat(" ", 14) + " " + m.st.dim.Render(truncateWidth(visibleLine(sk.Dir), max(m.width-18, 10))))
 		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/retry":

@@ -13,6 +13,7 @@ import (
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
 )
 
 // Options wires the TUI to an agent.
@@ -39,6 +40,8 @@ type Options struct {
 	Approvals *Approvals
 	// Tools lists the tools and how each is treated, for /tools.
 	Tools func() []ToolState
+	// Skills are the skills found, for /skills.
+	Skills []tool.Skill
 }
 
 // ToolState is one line of /tools.

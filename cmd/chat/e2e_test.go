@@ -48,7 +48,8 @@ func startTermConfig(t *testing.T, srv *oaitest.Server, extraEnv, configTOML str
 type termOpts struct {
 	env, config   string
 	width, height int
-	noWait        bool // do not wait for the input prompt (chat may refuse to start)
+	noWait        bool             // do not wait for the input prompt (chat may refuse to start)
+	setup         func(dir string) // prepares the working directory before chat starts
 }
 
 func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string) *pane {
@@ -59,6 +60,9 @@ func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string
 	}
 	tm := &pane{t: t, socket: fmt.Sprintf("chat-e2e-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-")), dir: t.TempDir()}
 	tm.exit = filepath.Join(tm.dir, ".exit-status")
+	if o.setup != nil {
+		o.setup(tm.dir)
+	}
 	home := t.TempDir()
 	tm.home = home
 	if configTOML != "" {

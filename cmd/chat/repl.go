@@ -52,6 +52,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Sessions:    host,
 		Agents:      names(defs),
 		Approvals:   approvals,
+		Skills:      w.ext.skills,
 		Tools: func() []tui.ToolState {
 			var out []tui.ToolState
 			for _, t := range a.Tools().All() {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
@@ -123,6 +125,7 @@ type wired struct {
 	sess  *session.Session
 	tools *tool.Set
 	name  string // the agent definition in use ("" for the default)
+	ext   extended
 }
 
 // wire opens the run's session, builds the tools (asking approver, when
@@ -145,13 +148,12 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		return nil, err
 	}
 	full.Approver = approver
-	adverts, err := extensions(d, o, cfg, full)
-	if err != nil {
+	if w.ext, err = extensions(d, o, cfg, full); err != nil {
 		host.close()
 		return nil, err
 	}
 	w.tools = full.Without(cfg.Tools.SubAgentsOnly...)
-	if w.agent, err = newAgent(ctx, d, cfg, sess, w.tools, ls, c, in, adverts...); err != nil {
+	if w.agent, err = newAgent(ctx, d, cfg, sess, w.tools, ls, c, in, w.ext.adverts...); err != nil {
 		host.close()
 		return nil, err
 	}
@@ -162,21 +164,44 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 	return w, nil
 }
 
+// extended is what the extensions add: their tools (in the full set),
+// their blocks of the system prompt, and what the REPL lists of them.
+type extended struct {
+	adverts []agent.Advert
+	skills  []tool.Skill
+}
+
 // extensions adds to full the tools of the extensions the configuration
-// has (the agent tool when there are personas) and returns what they add
-// to the system prompt.
-func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) ([]agent.Advert, error) {
-	var adverts []agent.Advert
+// has: the agent tool when there are personas, the skill tool when there
+// are skills (their folders readable without asking).
+func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) (extended, error) {
+	var ext extended
 	defs, err := definitions(d, o, cfg)
 	if err != nil {
-		return nil, err
+		return ext, err
 	}
 	if len(defs) > 0 {
 		del := &agent.Delegate{Personas: defs, Tools: full}
 		full.Add(del)
-		adverts = append(adverts, del.Advert())
+		ext.adverts = append(ext.adverts, del.Advert())
 	}
-	return adverts, nil
+	wd, err := d.workdir()
+	if err != nil {
+		return ext, err
+	}
+	skills, problems := tool.FindSkills(tool.SkillDir{Path: filepath.Join(wd, ".chat", "skills")},
+		tool.SkillDir{Path: xdg.Config.Chat(d.getenv, "skills"), Trusted: true})
+	for _, p := range problems {
+		fmt.Fprintf(d.stderr, "skill skipped: %v\n", p)
+	}
+	if len(skills) > 0 {
+		st := &tool.Skills{List: skills}
+		full.Add(st)
+		full.Policy.Grant(st.ReadGrants()...)
+		ext.adverts = append(ext.adverts, agent.Advert{Tool: tool.SkillName, Text: st.Advertisement()})
+		ext.skills = skills
+	}
+	return ext, nil
 }
 
 // start saves the session from now on (its header carries the agent) and
