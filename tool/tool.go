@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -61,7 +62,9 @@ type Result struct {
 
 // Set is an ordered collection of tools, looked up by name. Policy and
 // Approver decide about calls that need approval (nil Approver: refused).
+// Tools may be added while calls run (an MCP server's, once connected).
 type Set struct {
+	mu       sync.RWMutex
 	tools    []Tool
 	index    map[string]Tool
 	timeouts map[string]time.Duration
@@ -72,6 +75,8 @@ type Set struct {
 // SetTimeout overrides the named tool's own timeout (an agent definition
 // may ask for its own).
 func (s *Set) SetTimeout(name string, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.timeouts == nil {
 		s.timeouts = map[string]time.Duration{}
 	}
@@ -80,7 +85,10 @@ func (s *Set) SetTimeout(name string, d time.Duration) {
 
 // Timeout is how long a call of t may run in this set.
 func (s *Set) Timeout(t Tool) time.Duration {
-	if d, ok := s.timeouts[t.Name()]; ok && d > 0 {
+	s.mu.RLock()
+	d, ok := s.timeouts[t.Name()]
+	s.mu.RUnlock()
+	if ok && d > 0 {
 		return d
 	}
 	if d := t.Timeout(); d > 0 {
@@ -100,6 +108,8 @@ func NewSet(tools ...Tool) *Set {
 
 // Add registers a tool.
 func (s *Set) Add(t Tool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if _, dup := s.index[t.Name()]; !dup {
 		s.tools = append(s.tools, t)
 	} else {
@@ -122,6 +132,8 @@ func (s *Set) Without(names ...string) *Set {
 			out.Add(t)
 		}
 	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	for name, d := range s.timeouts {
 		out.SetTimeout(name, d)
 	}
@@ -140,6 +152,8 @@ func (s *Set) All() []Tool {
 	if s == nil {
 		return nil
 	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	return append([]Tool(nil), s.tools...)
 }
 
@@ -160,8 +174,22 @@ func (s *Set) Lookup(name string) (Tool, bool) {
 	if s == nil {
 		return nil, false
 	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	t, ok := s.index[name]
 	return t, ok
+}
+
+type setKey struct{}
+
+// WithSet tells a running tool which set it was called from: the calling
+// agent's (mcp_connect adds the server's tools to it).
+func WithSet(ctx context.Context, s *Set) context.Context { return context.WithValue(ctx, setKey{}, s) }
+
+// SetOf is the set a call came from, nil outside Dispatch.
+func SetOf(ctx context.Context) *Set {
+	s, _ := ctx.Value(setKey{}).(*Set)
+	return s
 }
 
 func (s *Set) names() string {
@@ -177,6 +205,7 @@ func (s *Set) names() string {
 // tools, arguments that are not a JSON object matching the schema, panics,
 // timeouts and errors all come back as a failed Result, never as a crash.
 func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
+	ctx = WithSet(ctx, s)
 	t, ok := s.Lookup(name)
 	if !ok {
 		return fail(ErrTypeUnknownTool, fmt.Errorf("unknown tool %q; the available tools are: %s", name, s.names()))
