@@ -42,6 +42,8 @@ type Config struct {
 	Agents map[string]AgentConfig `toml:"agents"`
 	// Tools says which tools run without asking, and which never run.
 	Tools ToolsConfig `toml:"tools"`
+	// MCP are the MCP servers the model may connect to, by name.
+	MCP map[string]MCPConfig `toml:"mcp"`
 	// Yes approves every tool call (--yes).
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
@@ -99,6 +101,44 @@ type ToolsConfig struct {
 	// sub-agent whose persona lists them gets them (keep what reads the
 	// web away from what holds your files, say).
 	SubAgentsOnly []string `toml:"sub_agents_only"`
+}
+
+// MCPConfig is an MCP server in the config file, run as a command (stdio)
+// or reached at a URL (streamable HTTP):
+//
+//	[mcp.github]
+//	command = "github-mcp-server"
+//	args = ["stdio"]
+//	env = { GITHUB_TOKEN = "${GITHUB_TOKEN}" }   # ${VAR} is taken from the environment
+//	description = "GitHub issues and pull requests"
+//	allow = ["list_issues"]                       # these run without asking
+//
+//	[mcp.docs]
+//	url = "https://example.com/mcp"
+//	headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
+//	eager = true                                  # connect at start, not when the model asks
+type MCPConfig struct {
+	Command     string            `toml:"command"`
+	Args        []string          `toml:"args"`
+	Env         map[string]string `toml:"env"`
+	URL         string            `toml:"url"`
+	Headers     map[string]string `toml:"headers"`
+	Description string            `toml:"description"`
+	Eager       bool              `toml:"eager"`
+	Allow       []string          `toml:"allow"`
+	// Timeout bounds one tool call ("2m"); zero is a minute.
+	Timeout time.Duration `toml:"timeout"`
+}
+
+// CheckMCP says what is wrong with a server's entry, nil when nothing.
+func CheckMCP(name string, m MCPConfig) error {
+	if name == "" || len(name) > 24 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" || strings.Contains(name, "__") {
+		return fmt.Errorf("mcp server name %q: use up to 24 letters, digits, '-' or '_' (no \"__\")", name)
+	}
+	if (m.Command == "") == (m.URL == "") {
+		return fmt.Errorf("mcp.%s: give either command (a program speaking MCP on stdio) or url (streamable HTTP)", name)
+	}
+	return nil
 }
 
 // Flags are the command-line overrides; nil or "" means not given.
@@ -181,6 +221,11 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if c.MaxSteps != nil {
 		if _, err := steps.Parse(*c.MaxSteps); err != nil {
 			return c, fmt.Errorf("%s: %w", c.Sources["max_steps"], err)
+		}
+	}
+	for name, m := range c.MCP {
+		if err := CheckMCP(name, m); err != nil {
+			return c, fmt.Errorf("config file %s: %w", path, err)
 		}
 	}
 	if c.CompactAt != nil && (*c.CompactAt < 0 || *c.CompactAt > 100) {

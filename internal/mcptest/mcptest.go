@@ -1,0 +1,84 @@
+// Package mcptest is an MCP server for tests, written with the same SDK
+// chat's client uses: a few tools that echo, fail, and wait to be
+// cancelled. Tests run it in process, as a subprocess on stdio
+// (ServeStdioIfAsked in a TestMain) and over HTTP on loopback.
+package mcptest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// EnvServe, set in a test binary's environment, makes ServeStdioIfAsked
+// serve on stdio; EnvPIDFile names a file the server writes its pid to.
+const (
+	EnvServe   = "CHAT_TEST_MCP_SERVER"
+	EnvPIDFile = "CHAT_TEST_MCP_PIDFILE"
+)
+
+// Cancelled counts the calls of "wait" that ended by cancellation, in
+// this process.
+var Cancelled = struct {
+	sync.Mutex
+	N int
+}{}
+
+type echoArgs struct {
+	Text string `json:"text" jsonschema:"what to say back"`
+}
+
+type waitArgs struct{}
+
+// NewServer returns the test server.
+func NewServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Say the text back."}, func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + a.Text}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "fail", Description: "Always fails."}, func(context.Context, *mcp.CallToolRequest, waitArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed on purpose"}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "Waits until cancelled."}, func(ctx context.Context, _ *mcp.CallToolRequest, _ waitArgs) (*mcp.CallToolResult, any, error) {
+		<-ctx.Done()
+		Cancelled.Lock()
+		Cancelled.N++
+		Cancelled.Unlock()
+		return nil, nil, ctx.Err()
+	})
+	return s
+}
+
+// ServeStdioIfAsked serves the test server on stdio and exits when the
+// environment asks for it (the test binary run as an MCP server).
+func ServeStdioIfAsked() {
+	if os.Getenv(EnvServe) == "" {
+		return
+	}
+	if f := os.Getenv(EnvPIDFile); f != "" {
+		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o600)
+	}
+	if err := NewServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
+	os.Exit(0)
+}
+
+// ServeHTTP serves the test server over streamable HTTP on loopback; the
+// handler sees every request (to check headers). Close it when done.
+func ServeHTTP(seen func(*http.Request)) *httptest.Server {
+	srv := NewServer()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if seen != nil {
+			seen(r)
+		}
+		h.ServeHTTP(w, r)
+	}))
+}

@@ -1,0 +1,272 @@
+// Package mcpclient makes the tools of MCP servers chat tools. Servers are
+// advertised by name and description (<available_mcps>) and connected
+// lazily: when the model calls mcp_connect, or at start for eager ones.
+// A connected server's tools join the calling agent's set as NAME__tool
+// with the server's schemas, and go through the same Dispatch as every
+// tool: the approval policy (they ask unless allowed), timeouts,
+// cancellation (a cancelled call sends MCP's notifications/cancelled),
+// output bounds. Close stops every server process.
+//
+// It must not decide approvals itself or talk to the model.
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/tool"
+)
+
+// ConnectName is the tool the model connects a server with.
+const ConnectName = "mcp_connect"
+
+// connectTimeout bounds starting a server and listing its tools.
+const connectTimeout = 30 * time.Second
+
+// defaultCallTimeout bounds one tool call when the config says nothing.
+const defaultCallTimeout = time.Minute
+
+// maxOutput bounds what one call returns to the model, as the built-in
+// tools do.
+const maxOutput = 64 << 10
+
+// State is what /mcp shows of a server.
+type State struct {
+	Name, Description, Transport string
+	Status                       string // "not connected", "connected", "failed: …"
+	Tools                        []string
+}
+
+// Servers are the configured MCP servers of a run.
+type Servers struct {
+	conf    map[string]config.MCPConfig
+	getenv  func(string) string
+	workdir string
+	client  *mcp.Client
+
+	mu      sync.Mutex
+	conns   map[string]*conn
+	failed  map[string]error
+	closed  bool
+	connect sync.Mutex // one connection attempt at a time
+	// inProcess, in tests, replaces the configured transport.
+	inProcess func(name string) mcp.Transport
+}
+
+type conn struct {
+	session *mcp.ClientSession
+	tools   []tool.Tool
+}
+
+// New returns the servers of conf; nothing is started yet. getenv expands
+// ${VAR} in env and header values; workdir is where commands run.
+func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir string) *Servers {
+	return &Servers{
+		conf: conf, getenv: getenv, workdir: workdir,
+		client: mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, nil),
+		conns:  map[string]*conn{}, failed: map[string]error{},
+	}
+}
+
+// Names are the configured servers, sorted.
+func (s *Servers) Names() []string {
+	names := make([]string, 0, len(s.conf))
+	for n := range s.conf {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Eager are the servers to connect at start.
+func (s *Servers) Eager() []string {
+	var out []string
+	for _, n := range s.Names() {
+		if s.conf[n].Eager {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Advertisement is the <available_mcps> block for the system prompt.
+func (s *Servers) Advertisement() string {
+	var b strings.Builder
+	b.WriteString("<available_mcps>\nMCP servers you can connect with mcp_connect; their tools are then yours, named SERVER__tool:")
+	for _, n := range s.Names() {
+		desc := s.conf[n].Description
+		if desc == "" {
+			desc = "(no description)"
+		}
+		fmt.Fprintf(&b, "\n- %s: %s", n, strings.Join(strings.Fields(desc), " "))
+	}
+	b.WriteString("\n</available_mcps>")
+	return b.String()
+}
+
+// Connect starts (or reuses) the named server and returns its tools.
+func (s *Servers) Connect(ctx context.Context, name string) ([]tool.Tool, error) {
+	cfg, ok := s.conf[name]
+	if !ok {
+		return nil, fmt.Errorf("no MCP server named %q; there are: %s", name, strings.Join(s.Names(), ", "))
+	}
+	s.connect.Lock()
+	defer s.connect.Unlock()
+	s.mu.Lock()
+	c, done, closed := s.conns[name], s.conns[name] != nil, s.closed
+	s.mu.Unlock()
+	if closed {
+		return nil, errors.New("chat is shutting down")
+	}
+	if done {
+		return c.tools, nil
+	}
+	c, err := s.dial(ctx, name, cfg)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.failed[name] = err
+		return nil, fmt.Errorf("MCP server %s: %w", name, err)
+	}
+	if s.closed { // Close ran while we dialed: do not leave the process behind
+		_ = c.session.Close()
+		return nil, errors.New("chat is shutting down")
+	}
+	delete(s.failed, name)
+	s.conns[name] = c
+	return c.tools, nil
+}
+
+func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (*conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	var transport mcp.Transport
+	switch {
+	case s.inProcess != nil:
+		transport = s.inProcess(name)
+	case cfg.Command != "":
+		cmd := exec.Command(cfg.Command, cfg.Args...)
+		cmd.Dir = s.workdir
+		cmd.Env = os.Environ()
+		for k, v := range cfg.Env {
+			cmd.Env = append(cmd.Env, k+"="+os.Expand(v, s.getenv))
+		}
+		cmd.Stderr = nil // a server's log is not the person's screen
+		detach(cmd)
+		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	default:
+		headers := map[string]string{}
+		for k, v := range cfg.Headers {
+			headers[k] = os.Expand(v, s.getenv)
+		}
+		transport = &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: headerTransport{headers: headers}}}
+	}
+	session, err := s.client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start or reach it: %w", err)
+	}
+	c := &conn{session: session}
+	allow := map[string]bool{}
+	for _, a := range cfg.Allow {
+		allow[a] = true
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = defaultCallTimeout
+	}
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			_ = session.Close()
+			return nil, fmt.Errorf("listing its tools: %w", err)
+		}
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil || !isObjectSchema(schema) {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		c.tools = append(c.tools, &serverTool{server: name, remote: t.Name, description: t.Description, schema: schema,
+			session: session, allowed: allow[t.Name], timeout: timeout})
+	}
+	return c, nil
+}
+
+func isObjectSchema(b []byte) bool {
+	var v struct {
+		Type any `json:"type"`
+	}
+	return json.Unmarshal(b, &v) == nil && v.Type == "object"
+}
+
+// headerTransport adds the configured headers to every request.
+type headerTransport struct{ headers map[string]string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// States describes every server, for /mcp.
+func (s *Servers) States() []State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []State
+	for _, n := range s.Names() {
+		cfg := s.conf[n]
+		st := State{Name: n, Description: cfg.Description, Status: "not connected", Transport: "stdio: " + cfg.Command}
+		if cfg.URL != "" {
+			st.Transport = "http: " + cfg.URL
+		}
+		if err := s.failed[n]; err != nil {
+			st.Status = "failed: " + err.Error()
+		}
+		if c := s.conns[n]; c != nil {
+			st.Status = "connected"
+			for _, t := range c.tools {
+				st.Tools = append(st.Tools, t.Name())
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Close stops every server (a command's process: stdin closed, then
+// SIGTERM, then killed) and refuses new connections.
+func (s *Servers) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	conns := s.conns
+	s.conns = map[string]*conn{}
+	s.mu.Unlock()
+	var errs []error
+	var wg sync.WaitGroup
+	var emu sync.Mutex
+	for name, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.session.Close(); err != nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+				emu.Lock()
+				errs = append(errs, fmt.Errorf("MCP server %s: %w", name, err))
+				emu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}

@@ -1,0 +1,180 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/mcptest"
+	"github.com/chatrepl/chat/tool"
+)
+
+func TestMain(m *testing.M) {
+	mcptest.ServeStdioIfAsked() // this binary, run as an MCP server
+	os.Exit(m.Run())
+}
+
+func allowAll(context.Context, tool.Request) (tool.Decision, error) {
+	return tool.Decision{Verdict: tool.Allow}, nil
+}
+
+// connected is a set holding mcp_connect for servers, after the model
+// connected name.
+func connected(t *testing.T, servers *Servers, name string) *tool.Set {
+	t.Helper()
+	set := tool.NewSet(&Connector{Servers: servers})
+	res := set.Dispatch(context.Background(), ConnectName, `{"name":"`+name+`"}`)
+	if res.Err != nil || !strings.Contains(res.Content, name+"__echo") {
+		t.Fatalf("connect: %+v", res)
+	}
+	t.Cleanup(func() { _ = servers.Close() })
+	return set
+}
+
+// TestInProcessServer: a server's tools join the set as NAME__tool with
+// its schemas; they ask for approval unless allowed; an error result is an
+// error; a cancelled call reaches the server as a cancellation.
+func TestInProcessServer(t *testing.T) {
+	servers := New(map[string]config.MCPConfig{"t": {Command: "unused", Allow: []string{"echo"}}}, os.Getenv, t.TempDir())
+	servers.inProcess = func(string) mcp.Transport {
+		client, server := mcp.NewInMemoryTransports()
+		if _, err := mcptest.NewServer().Connect(context.Background(), server, nil); err != nil {
+			t.Fatal(err)
+		}
+		return client
+	}
+	set := connected(t, servers, "t")
+	echo, ok := set.Lookup("t__echo")
+	if !ok || !strings.Contains(string(echo.Parameters()), `"text"`) {
+		t.Fatal("the echo tool or its schema is missing")
+	}
+	if res := set.Dispatch(context.Background(), "t__echo", `{"text":"hi"}`); res.Err != nil || res.Content != "echo: hi" {
+		t.Fatalf("allowed call: %+v", res)
+	}
+	if res := set.Dispatch(context.Background(), "t__fail", `{}`); res.Err == nil || !strings.Contains(res.Content, "needs the user's approval") {
+		t.Fatalf("a tool not allowed ran without asking: %+v", res)
+	}
+	set.Approver = tool.ApproverFunc(allowAll)
+	if res := set.Dispatch(context.Background(), "t__fail", `{}`); res.Err == nil || !strings.Contains(res.Content, "it failed on purpose") {
+		t.Fatalf("an error result: %+v", res)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if res := set.Dispatch(ctx, "t__wait", `{}`); res.Err == nil {
+		t.Fatalf("a cancelled call succeeded: %+v", res)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("the cancelled call did not return promptly")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mcptest.Cancelled.Lock()
+		n := mcptest.Cancelled.N
+		mcptest.Cancelled.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never heard of the cancellation")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := servers.States(); st[0].Status != "connected" || len(st[0].Tools) != 3 {
+		t.Fatalf("%+v", st)
+	}
+}
+
+// TestStdioServer: a server run as a command is connected, called, and
+// its process is gone after Close.
+func TestStdioServer(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	servers := New(map[string]config.MCPConfig{"proc": {Command: os.Args[0],
+		Env: map[string]string{mcptest.EnvServe: "1", mcptest.EnvPIDFile: pidFile}, Allow: []string{"echo"}}}, os.Getenv, t.TempDir())
+	set := connected(t, servers, "proc")
+	if res := set.Dispatch(context.Background(), "proc__echo", `{"text":"over stdio"}`); res.Content != "echo: over stdio" {
+		t.Fatalf("%+v", res)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	if err := servers.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+}
+
+// waitGone waits until the process pid no longer exists (a zombie of ours
+// counts as gone once reaped; the SDK reaps it).
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server process %d is still there", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestHTTPServer: a server at a URL gets the configured headers, with
+// ${VAR} taken from the environment.
+func TestHTTPServer(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	srv := mcptest.ServeHTTP(func(r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+	})
+	defer srv.Close()
+	getenv := func(k string) string {
+		if k == "DOCS_TOKEN" {
+			return "s3cret"
+		}
+		return ""
+	}
+	servers := New(map[string]config.MCPConfig{"web": {URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer ${DOCS_TOKEN}"}, Allow: []string{"echo"}}}, getenv, t.TempDir())
+	set := connected(t, servers, "web")
+	if res := set.Dispatch(context.Background(), "web__echo", `{"text":"over http"}`); res.Content != "echo: over http" {
+		t.Fatalf("%+v", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(auth) == 0 || auth[0] != "Bearer s3cret" {
+		t.Fatalf("headers seen: %v", auth)
+	}
+}
+
+// TestServerThatFails: a server that cannot start says which and why; it
+// is marked failed; the others are unaffected.
+func TestServerThatFails(t *testing.T) {
+	servers := New(map[string]config.MCPConfig{"broken": {Command: filepath.Join(t.TempDir(), "no-such-server")}}, os.Getenv, t.TempDir())
+	_, err := servers.Connect(context.Background(), "broken")
+	if err == nil || !strings.Contains(err.Error(), "MCP server broken") {
+		t.Fatal(err)
+	}
+	if st := servers.States(); !strings.HasPrefix(st[0].Status, "failed: ") {
+		t.Fatalf("%+v", st)
+	}
+	if _, err := servers.Connect(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "there are: broken") {
+		t.Fatal(err)
+	}
+	_ = servers.Close()
+	if _, err := servers.Connect(context.Background(), "broken"); err == nil || errors.Is(err, context.Canceled) {
+		t.Fatal("connected after Close")
+	}
+}
