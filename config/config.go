@@ -118,16 +118,16 @@ type ToolsConfig struct {
 //	headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
 //	eager = true                                  # connect at start, not when the model asks
 type MCPConfig struct {
-	Command     string            `toml:"command"`
-	Args        []string          `toml:"args"`
-	Env         map[string]string `toml:"env"`
-	URL         string            `toml:"url"`
-	Headers     map[string]string `toml:"headers"`
-	Description string            `toml:"description"`
-	Eager       bool              `toml:"eager"`
-	Allow       []string          `toml:"allow"`
+	Command     string            `toml:"command,omitempty"`
+	Args        []string          `toml:"args,omitempty"`
+	Env         map[string]string `toml:"env,omitempty"`
+	URL         string            `toml:"url,omitempty"`
+	Headers     map[string]string `toml:"headers,omitempty"`
+	Description string            `toml:"description,omitempty"`
+	Eager       bool              `toml:"eager,omitempty"`
+	Allow       []string          `toml:"allow,omitempty"`
 	// Timeout bounds one tool call ("2m"); zero is a minute.
-	Timeout time.Duration `toml:"timeout"`
+	Timeout time.Duration `toml:"timeout,omitempty"`
 }
 
 // CheckMCP says what is wrong with a server's entry, nil when nothing.

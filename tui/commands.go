@@ -33,6 +33,7 @@ var commands = []command{
 	{"/attach", "PATH", "attach an image or a text file to the next message", false},
 	{"/tools", "", "list the tools and whether they ask first", false},
 	{"/skills", "", "list the skills the model can load", false},
+	{"/mcp", "", "list the MCP servers, their state and tools", false},
 	{"/retry", "", "ask for the last answer again", true},
 	{"/undo", "", "remove the last question and its answer", true},
 	{"/sessions", "", "pick a saved session to resume", true},
@@ -223,6 +224,20 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		for _, sk := range m.opts.Skills {
 			b.WriteString(fmt.Sprintf("\n  %-14s %s", visibleLine(sk.Name), truncateWidth(visibleLine(strings.Join(strings.Fields(sk.Description), " ")), max(m.width-18, 10))))
 			b.WriteString("\n  " + strings.Repeat(" ", 14) + " " + m.st.dim.Render(truncateWidth(visibleLine(sk.Dir), max(m.width-18, 10))))
+		}
+		m.print(m.noticeBlock(m.st.notice, b.String()))
+	case "/mcp":
+		if m.opts.MCP == nil {
+			m.print(m.noticeBlock(m.st.notice, "no MCP servers: add [mcp.NAME] to the config file, or chat mcp add"))
+			break
+		}
+		var b strings.Builder
+		b.WriteString("MCP servers (the model connects one with mcp_connect when it needs it):")
+		for _, s := range m.opts.MCP() {
+			b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(s.Status), max(m.width/2, 20)), truncateWidth(visibleLine(s.Transport), max(m.width/3, 16))))
+			if len(s.Tools) > 0 {
+				b.WriteString("\n  " + strings.Repeat(" ", 12) + " " + m.st.dim.Render(truncateWidth(visibleLine(strings.Join(s.Tools, ", ")), max(m.width-16, 10))))
+			}
 		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/retry":

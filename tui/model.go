@@ -42,6 +42,14 @@ type Options struct {
 	Tools func() []ToolState
 	// Skills are the skills found, for /skills.
 	Skills []tool.Skill
+	// MCP lists the MCP servers and their state, for /mcp (nil: none).
+	MCP func() []MCPState
+}
+
+// MCPState is one server in /mcp.
+type MCPState struct {
+	Name, Transport, Status string
+	Tools                   []string
 }
 
 // ToolState is one line of /tools.

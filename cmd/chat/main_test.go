@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatrepl/chat/internal/mcptest"
 	"github.com/chatrepl/chat/internal/oaitest"
 )
 
@@ -31,6 +32,7 @@ func coverEnv() []string {
 }
 
 func TestMain(m *testing.M) {
+	mcptest.ServeStdioIfAsked() // this test binary, started by chat as an MCP server
 	dir, err := os.MkdirTemp("", "chat-bin")
 	if err != nil {
 		panic(err)

@@ -83,7 +83,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if err != nil {
 		return err
 	}
-	defer w.host.close()
+	defer w.close()
 	a := w.agent
 	if o.schema != "" {
 		schema, err := os.ReadFile(o.schema)
@@ -96,6 +96,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		a.SetSchema(schema)
 	}
 	w.start(ctx, cfg, false)
+	w.connectEager(ctx, d)
 	res, err := a.Run(ctx, prompt, files...)
 	w.host.save(w.sess) // healing placeholders and the like are not appends
 	switch {

@@ -13,6 +13,7 @@ import (
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
+	"github.com/chatrepl/chat/tool/mcpclient"
 	"github.com/chatrepl/chat/tui"
 )
 
@@ -34,9 +35,10 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	if err != nil {
 		return err
 	}
-	defer w.host.close()
+	defer w.close()
 	a, available, host := w.agent, w.tools, w.host
 	w.start(ctx, cfg, true)
+	w.connectEager(ctx, d)
 	defs, err := definitions(d, o, cfg)
 	if err != nil {
 		return err
@@ -53,6 +55,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Agents:      names(defs),
 		Approvals:   approvals,
 		Skills:      w.ext.skills,
+		MCP:         mcpStates(w.ext.mcp),
 		Tools: func() []tui.ToolState {
 			var out []tui.ToolState
 			for _, t := range a.Tools().All() {
@@ -78,6 +81,20 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", session.ShortID(id))
 	}
 	return nil
+}
+
+// mcpStates lists the MCP servers for /mcp (nil without any).
+func mcpStates(s *mcpclient.Servers) func() []tui.MCPState {
+	if s == nil {
+		return nil
+	}
+	return func() []tui.MCPState {
+		var out []tui.MCPState
+		for _, st := range s.States() {
+			out = append(out, tui.MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools})
+		}
+		return out
+	}
 }
 
 // historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).

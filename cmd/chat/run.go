@@ -15,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
+	"github.com/chatrepl/chat/tool/mcpclient"
 )
 
 // defaultSystem is the system prompt when none is configured.
@@ -169,6 +170,7 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 type extended struct {
 	adverts []agent.Advert
 	skills  []tool.Skill
+	mcp     *mcpclient.Servers // nil without [mcp.*]
 }
 
 // extensions adds to full the tools of the extensions the configuration
@@ -201,7 +203,39 @@ func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) (exte
 		ext.adverts = append(ext.adverts, agent.Advert{Tool: tool.SkillName, Text: st.Advertisement()})
 		ext.skills = skills
 	}
+	if len(cfg.MCP) > 0 {
+		ext.mcp = mcpclient.New(cfg.MCP, d.getenv, wd)
+		full.Add(&mcpclient.Connector{Servers: ext.mcp})
+		ext.adverts = append(ext.adverts, agent.Advert{Tool: mcpclient.ConnectName, Text: ext.mcp.Advertisement()})
+	}
 	return ext, nil
+}
+
+// connectEager connects the servers configured eager = true and gives
+// their tools to the main agent. One that fails says which and why; the
+// session goes on without it.
+func (w *wired) connectEager(ctx context.Context, d deps) {
+	if w.ext.mcp == nil {
+		return
+	}
+	for _, name := range w.ext.mcp.Eager() {
+		tools, err := w.ext.mcp.Connect(ctx, name)
+		if err != nil {
+			fmt.Fprintf(d.stderr, "%v (the session goes on without it)\n", err)
+			continue
+		}
+		for _, t := range tools {
+			w.agent.Tools().Add(t)
+		}
+	}
+}
+
+// close ends the run: the session file, and every MCP server process.
+func (w *wired) close() {
+	w.host.close()
+	if w.ext.mcp != nil {
+		_ = w.ext.mcp.Close()
+	}
 }
 
 // start saves the session from now on (its header carries the agent) and

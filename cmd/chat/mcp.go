@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/BurntSushi/toml"
+	"github.com/spf13/cobra"
+
+	"github.com/chatrepl/chat/config"
+)
+
+func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
+	cmd := &cobra.Command{Use: "mcp", Short: "List, add or remove MCP servers ([mcp.NAME] in the config file)"}
+	list := &cobra.Command{
+		Use: "list", Short: "List the configured MCP servers", Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			cfg, err := loadConfigFile(d, o, config.Flags{})
+			if err != nil {
+				return err
+			}
+			if len(cfg.MCP) == 0 {
+				fmt.Fprintf(d.stdout, "no MCP servers yet: chat mcp add NAME --command PROGRAM (or --url URL), or [mcp.NAME] in %s\n", configPath(d, o))
+				return nil
+			}
+			names := make([]string, 0, len(cfg.MCP))
+			for n := range cfg.MCP {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tALLOWED\tDESCRIPTION")
+			for _, n := range names {
+				m := cfg.MCP[n]
+				// Values of env and headers may be secrets: only names are shown.
+				transport := "stdio: " + strings.Join(append([]string{m.Command}, m.Args...), " ")
+				if m.URL != "" {
+					transport = "http: " + m.URL
+				}
+				if keys := keysOf(m.Env, m.Headers); keys != "" {
+					transport += " (" + keys + ")"
+				}
+				connects := "when asked"
+				if m.Eager {
+					connects = "at start"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, transport, connects, strings.Join(m.Allow, ","), firstLineOf(m.Description))
+			}
+			return tw.Flush()
+		},
+	}
+	var add config.MCPConfig
+	var env, headers []string
+	addCmd := &cobra.Command{
+		Use: "add NAME", Short: "Add an MCP server to the config file", Args: cobra.ExactArgs(1),
+		Example: "  chat mcp add files --command npx --arg -y --arg @modelcontextprotocol/server-filesystem --arg .\n" +
+			"  chat mcp add docs --url https://example.com/mcp --header 'Authorization=Bearer ${DOCS_TOKEN}'",
+		RunE: func(_ *cobra.Command, args []string) error {
+			name := args[0]
+			var err error
+			if add.Env, err = pairs("--env", env); err != nil {
+				return err
+			}
+			if add.Headers, err = pairs("--header", headers); err != nil {
+				return err
+			}
+			if err := config.CheckMCP(name, add); err != nil {
+				return err
+			}
+			path := configPath(d, o)
+			cfg, err := loadConfigFile(d, o, config.Flags{})
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			if _, dup := cfg.MCP[name]; dup {
+				return fmt.Errorf("%s already has an MCP server %q; chat mcp rm %s first", path, name, name)
+			}
+			var block bytes.Buffer
+			if err := toml.NewEncoder(&block).Encode(map[string]map[string]config.MCPConfig{"mcp": {name: add}}); err != nil {
+				return err
+			}
+			old, err := os.ReadFile(path)
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			text := string(old)
+			if text != "" && !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			if err := replaceConfigFile(path, text+"\n"+block.String()); err != nil {
+				return err
+			}
+			fmt.Fprintf(d.stdout, "added MCP server %s to %s\n", name, path)
+			return nil
+		},
+	}
+	f := addCmd.Flags()
+	f.StringVar(&add.Command, "command", "", "program that speaks MCP on stdio")
+	f.StringArrayVar(&add.Args, "arg", nil, "an argument of the command (repeat)")
+	f.StringArrayVar(&env, "env", nil, "KEY=VALUE for the command's environment; ${VAR} is read from yours at start (repeat)")
+	f.StringVar(&add.URL, "url", "", "streamable HTTP endpoint")
+	f.StringArrayVar(&headers, "header", nil, "KEY=VALUE sent with every request; ${VAR} is read from your environment (repeat)")
+	f.StringVar(&add.Description, "description", "", "what the server is for (the model reads it)")
+	f.BoolVar(&add.Eager, "eager", false, "connect at start instead of when the model asks")
+	f.StringArrayVar(&add.Allow, "allow", nil, "a tool of the server that runs without asking (repeat)")
+	rm := &cobra.Command{
+		Use: "rm NAME", Short: "Remove an MCP server from the config file", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			name, path := args[0], configPath(d, o)
+			old, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			text, found := withoutTable(string(old), "mcp."+name)
+			if !found {
+				return fmt.Errorf("%s has no [mcp.%s]", path, name)
+			}
+			var check config.Config
+			if _, err := toml.Decode(text, &check); err != nil || check.MCP[name].Command != "" || check.MCP[name].URL != "" {
+				return fmt.Errorf("could not remove [mcp.%s] from %s cleanly; edit it by hand", name, path)
+			}
+			if err := replaceConfigFile(path, text); err != nil {
+				return err
+			}
+			fmt.Fprintf(d.stdout, "removed MCP server %s from %s\n", name, path)
+			return nil
+		},
+	}
+	cmd.AddCommand(list, addCmd, rm)
+	return cmd
+}
+
+func keysOf(maps ...map[string]string) string {
+	var keys []string
+	for _, m := range maps {
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+func pairs(flag string, kvs []string) (map[string]string, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%s takes KEY=VALUE, not %q", flag, kv)
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}
+
+// withoutTable removes the table [name] and its sub-tables ([name.env],
+// …) from a TOML text; comments and every other line stay as they were.
+func withoutTable(text, name string) (string, bool) {
+	var out []string
+	skipping, found := false, false
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if h, ok := tableHeader(line); ok {
+			skipping = h == name || strings.HasPrefix(h, name+".")
+			found = found || skipping
+		}
+		if !skipping {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, ""), found
+}
+
+func tableHeader(line string) (string, bool) {
+	l := strings.TrimSpace(line)
+	if !strings.HasPrefix(l, "[") || strings.HasPrefix(l, "[[") {
+		return "", false
+	}
+	end := strings.IndexByte(l, ']')
+	if end < 0 {
+		return "", false
+	}
+	parts := strings.Split(l[1:end], ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	return strings.Join(parts, "."), true
+}
+
+// writeConfig replaces the config file atomically, private to the user.
+func replaceConfigFile(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(text); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/mcptest"
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// mcpModel plays a model that connects the server, calls its echo tool and
+// reports what it said.
+func mcpModel(t *testing.T, server string) *oaitest.Server {
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case last.Role != "tool":
+			if !strings.Contains(req.Messages[0].Text(), "- "+server+": test tools") {
+				return oaitest.Answer{Text: "the server was not advertised"}
+			}
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "c1", Name: "mcp_connect", Args: `{"name":"` + server + `"}`}}}
+		case strings.Contains(last.Text(), "is connected"):
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "c2", Name: server + "__echo", Args: `{"text":"hello from the model"}`}}}
+		}
+		return oaitest.Answer{Text: "the server said: " + last.Text()}
+	})
+	return srv
+}
+
+func pidIn(t *testing.T, file string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("the server never started: %v", err)
+	}
+	pid, _ := strconv.Atoi(string(b))
+	return pid
+}
+
+func wantGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the MCP server process %d outlived chat", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestMCPStdioInTheREPL: `chat mcp add` configures a stdio server; in the
+// REPL the model connects it lazily (nothing runs before), its tool call
+// asks for approval and runs when approved; /mcp shows it connected; after
+// exit the server process is gone. `chat mcp rm` removes it.
+func TestMCPStdioInTheREPL(t *testing.T) {
+	t.Parallel()
+	srv := mcpModel(t, "t")
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	home := t.TempDir()
+	cfg := filepath.Join(home, "c", "chat", "config.toml")
+	add := chatIn(t, srv, home, "--config", cfg, "mcp", "add", "t", "--command", os.Args[0], "--description", "test tools",
+		"--env", mcptest.EnvServe+"=1", "--env", mcptest.EnvPIDFile+"="+pidFile)
+	if !strings.Contains(add, "added MCP server t") {
+		t.Fatal(add)
+	}
+	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list"); !strings.Contains(list, "when asked") || strings.Contains(list, pidFile) {
+		t.Fatalf("list (env values must not show):\n%s", list)
+	}
+	text, _ := os.ReadFile(cfg)
+	tm := startTermOpts(t, srv, termOpts{config: string(text)})
+	time.Sleep(300 * time.Millisecond)
+	if _, err := os.Stat(pidFile); err == nil {
+		t.Fatal("the server started before the model asked for it")
+	}
+	tm.ask("use the test server")
+	tm.waitFor("call echo on the MCP server t", 10*time.Second)
+	tm.answer("y")
+	tm.waitFor("the server said: echo: hello from the model", 10*time.Second)
+	pid := pidIn(t, pidFile)
+	tm.ask("/mcp")
+	tm.waitFor("t__echo, t__fail, t__wait", 5*time.Second)
+	tm.keys("C-d")
+	tm.exitStatus(10 * time.Second)
+	wantGone(t, pid)
+
+	if rm := chatIn(t, srv, home, "--config", cfg, "mcp", "rm", "t"); !strings.Contains(rm, "removed") {
+		t.Fatal(rm)
+	}
+	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list"); !strings.Contains(list, "no MCP servers") {
+		t.Fatal(list)
+	}
+}
+
+// TestMCPHTTPInPrintMode: a server at a URL, its tool pre-approved with
+// allow, connected and called in print mode.
+func TestMCPHTTPInPrintMode(t *testing.T) {
+	t.Parallel()
+	web := mcptest.ServeHTTP(nil)
+	defer web.Close()
+	srv := mcpModel(t, "web")
+	home, dir := t.TempDir(), t.TempDir()
+	writeConfigIn(t, home, fmt.Sprintf("[mcp.web]\nurl = %q\ndescription = \"test tools\"\nallow = [\"echo\"]\n", web.URL))
+	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "use it"), home, dir))
+	if code != 0 || !strings.Contains(out, "the server said: echo: hello from the model") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestMCPServerThatFails: a server that cannot start is reported with its
+// name and reason; the turn and the session go on.
+func TestMCPServerThatFails(t *testing.T) {
+	t.Parallel()
+	srv := mcpModel(t, "gone")
+	home, dir := t.TempDir(), t.TempDir()
+	writeConfigIn(t, home, "[mcp.gone]\ncommand = \"/nonexistent/mcp-server\"\ndescription = \"test tools\"\n")
+	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "use it"), home, dir))
+	if code != 0 || !strings.Contains(out, "MCP server gone: cannot start or reach it: fork/exec /nonexistent/mcp-server") || !strings.Contains(errOut, "✗ MCP server gone") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// chatIn runs a chat subcommand with HOME at home and returns its stdout.
+func chatIn(t *testing.T, srv *oaitest.Server, home string, args ...string) string {
+	t.Helper()
+	out, errOut, code := run(t, inHome(t, command(t, srv, args...), home, t.TempDir()))
+	if code != 0 {
+		t.Fatalf("chat %v: exit %d\n%s", args, code, errOut)
+	}
+	return out
+}
