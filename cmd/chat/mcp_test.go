@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,4 +135,48 @@ func chatIn(t *testing.T, srv *oaitest.Server, home string, args ...string) stri
 		t.Fatalf("chat %v: exit %d\n%s", args, code, errOut)
 	}
 	return out
+}
+
+// TestMCPServerStopsWithChat: chat ended by SIGTERM, by a second Ctrl+C,
+// or killed outright while a server's tool runs leaves no server process.
+func TestMCPServerStopsWithChat(t *testing.T) {
+	t.Parallel()
+	for _, sigs := range [][]syscall.Signal{{syscall.SIGTERM}, {syscall.SIGINT, syscall.SIGINT}, {syscall.SIGKILL}} {
+		t.Run(fmt.Sprint(sigs), func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t)
+			srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+				if req.Messages[len(req.Messages)-1].Role != "tool" {
+					return oaitest.Answer{Calls: []oaitest.Call{{ID: "c1", Name: "mcp_connect", Args: `{"name":"t"}`}}}
+				}
+				return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprint("w", req.Index), Name: "t__wait", Args: `{}`}}}
+			})
+			home, dir := t.TempDir(), t.TempDir()
+			pidFile := filepath.Join(t.TempDir(), "pid")
+			writeConfigIn(t, home, fmt.Sprintf("[mcp.t]\ncommand = %q\nenv = { %s = \"1\", %s = %q }\nallow = [\"wait\"]\n",
+				os.Args[0], mcptest.EnvServe, mcptest.EnvPIDFile, pidFile))
+			cmd := inHome(t, command(t, srv, "-p", "wait on the server"), home, dir)
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 4096)
+			seen := ""
+			for !strings.Contains(seen, "→ t__wait") {
+				n, err := stderr.Read(buf)
+				if err != nil {
+					t.Fatalf("stderr ended before the call: %q", seen)
+				}
+				seen += string(buf[:n])
+			}
+			pid := pidIn(t, pidFile)
+			for _, s := range sigs {
+				_ = cmd.Process.Signal(s)
+				time.Sleep(100 * time.Millisecond)
+			}
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			_ = cmd.Wait()
+			wantGone(t, pid)
+		})
+	}
 }
