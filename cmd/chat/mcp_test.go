@@ -180,3 +180,27 @@ func TestMCPServerStopsWithChat(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPEagerServer: eager = true connects at start, so the model can
+// call the server's tools at once, without mcp_connect.
+func TestMCPEagerServer(t *testing.T) {
+	t.Parallel()
+	web := mcptest.ServeHTTP(nil)
+	defer web.Close()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+			return oaitest.Answer{Text: "the server said: " + last.Text()}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "e1", Name: "web__echo", Args: `{"text":"at once"}`}}}
+	})
+	home, dir := t.TempDir(), t.TempDir()
+	writeConfigIn(t, home, fmt.Sprintf("[mcp.web]\nurl = %q\neager = true\nallow = [\"echo\"]\n", web.URL))
+	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "use it"), home, dir))
+	if code != 0 || !strings.Contains(out, "the server said: echo: at once") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if names := srv.Requests()[0].ToolNames(); !strings.Contains(strings.Join(names, ","), "web__echo") {
+		t.Fatalf("the first request did not offer the eager server's tools: %v", names)
+	}
+}
