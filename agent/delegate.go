@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -73,14 +74,7 @@ func (d *Delegate) Timeout() time.Duration { return delegateTimeout }
 // Concurrent lets several calls in one answer run at the same time.
 func (d *Delegate) Concurrent() bool { return true }
 
-func (d *Delegate) names() []string {
-	names := make([]string, 0, len(d.Personas))
-	for n := range d.Personas {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (d *Delegate) names() []string { return slices.Sorted(maps.Keys(d.Personas)) }
 
 // summary is how a persona is advertised: its instructions' first line.
 func (def Definition) summary() string {

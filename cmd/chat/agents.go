@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -155,11 +156,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				fmt.Fprintf(d.stdout, "no named agents yet: add [agents.NAME] to %s or chat agents import FILE\n", configPath(d, o))
 				return nil
 			}
-			names := make([]string, 0, len(defs))
-			for n := range defs {
-				names = append(names, n)
-			}
-			sort.Strings(names)
+			names := slices.Sorted(maps.Keys(defs))
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
 			for _, n := range names {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -29,11 +31,7 @@ func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
 				fmt.Fprintf(d.stdout, "no MCP servers yet: chat mcp add NAME --command PROGRAM (or --url URL), or [mcp.NAME] in %s\n", configPath(d, o))
 				return nil
 			}
-			names := make([]string, 0, len(cfg.MCP))
-			for n := range cfg.MCP {
-				names = append(names, n)
-			}
-			sort.Strings(names)
+			names := slices.Sorted(maps.Keys(cfg.MCP))
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tALLOWED\tDESCRIPTION")
 			for _, n := range names {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -33,27 +32,6 @@ func mcpModel(t *testing.T, server string) *oaitest.Server {
 		return oaitest.Answer{Text: "the server said: " + last.Text()}
 	})
 	return srv
-}
-
-func pidIn(t *testing.T, file string) int {
-	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("the server never started: %v", err)
-	}
-	pid, _ := strconv.Atoi(string(b))
-	return pid
-}
-
-func wantGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the MCP server process %d outlived chat", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // TestMCPStdioInTheREPL: `chat mcp add` configures a stdio server; in the
@@ -84,12 +62,12 @@ func TestMCPStdioInTheREPL(t *testing.T) {
 	tm.waitFor("call echo on the MCP server t", 10*time.Second)
 	tm.answer("y")
 	tm.waitFor("the server said: echo: hello from the model", 10*time.Second)
-	pid := pidIn(t, pidFile)
+	pid := mcptest.PID(t, pidFile)
 	tm.ask("/mcp")
 	tm.waitFor("t__echo, t__fail, t__wait", 5*time.Second)
 	tm.keys("C-d")
 	tm.exitStatus(10 * time.Second)
-	wantGone(t, pid)
+	mcptest.WaitGone(t, pid)
 
 	if rm := chatIn(t, srv, home, "--config", cfg, "mcp", "rm", "t"); !strings.Contains(rm, "removed") {
 		t.Fatal(rm)
@@ -107,7 +85,7 @@ func TestMCPHTTPInPrintMode(t *testing.T) {
 	defer web.Close()
 	srv := mcpModel(t, "web")
 	home, dir := t.TempDir(), t.TempDir()
-	writeConfigIn(t, home, fmt.Sprintf("[mcp.web]\nurl = %q\ndescription = \"test tools\"\nallow = [\"echo\"]\n", web.URL))
+	writeConfig(t, home, fmt.Sprintf("[mcp.web]\nurl = %q\ndescription = \"test tools\"\nallow = [\"echo\"]\n", web.URL))
 	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "use it"), home, dir))
 	if code != 0 || !strings.Contains(out, "the server said: echo: hello from the model") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -120,7 +98,7 @@ func TestMCPServerThatFails(t *testing.T) {
 	t.Parallel()
 	srv := mcpModel(t, "gone")
 	home, dir := t.TempDir(), t.TempDir()
-	writeConfigIn(t, home, "[mcp.gone]\ncommand = \"/nonexistent/mcp-server\"\ndescription = \"test tools\"\n")
+	writeConfig(t, home, "[mcp.gone]\ncommand = \"/nonexistent/mcp-server\"\ndescription = \"test tools\"\n")
 	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "use it"), home, dir))
 	if code != 0 || !strings.Contains(out, "MCP server gone: cannot start or reach it: fork/exec /nonexistent/mcp-server") || !strings.Contains(errOut, "✗ MCP server gone") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -153,7 +131,7 @@ func TestMCPServerStopsWithChat(t *testing.T) {
 			})
 			home, dir := t.TempDir(), t.TempDir()
 			pidFile := filepath.Join(t.TempDir(), "pid")
-			writeConfigIn(t, home, fmt.Sprintf("[mcp.t]\ncommand = %q\nenv = { %s = \"1\", %s = %q }\nallow = [\"wait\"]\n",
+			writeConfig(t, home, fmt.Sprintf("[mcp.t]\ncommand = %q\nenv = { %s = \"1\", %s = %q }\nallow = [\"wait\"]\n",
 				os.Args[0], mcptest.EnvServe, mcptest.EnvPIDFile, pidFile))
 			cmd := inHome(t, command(t, srv, "-p", "wait on the server"), home, dir)
 			stderr, _ := cmd.StderrPipe()
@@ -169,14 +147,14 @@ func TestMCPServerStopsWithChat(t *testing.T) {
 				}
 				seen += string(buf[:n])
 			}
-			pid := pidIn(t, pidFile)
+			pid := mcptest.PID(t, pidFile)
 			for _, s := range sigs {
 				_ = cmd.Process.Signal(s)
 				time.Sleep(100 * time.Millisecond)
 			}
 			go func() { _, _ = io.Copy(io.Discard, stderr) }()
 			_ = cmd.Wait()
-			wantGone(t, pid)
+			mcptest.WaitGone(t, pid)
 		})
 	}
 }
@@ -195,7 +173,7 @@ func TestMCPEagerServer(t *testing.T) {
 		return oaitest.Answer{Calls: []oaitest.Call{{ID: "e1", Name: "web__echo", Args: `{"text":"at once"}`}}}
 	})
 	home, dir := t.TempDir(), t.TempDir()
-	writeConfigIn(t, home, fmt.Sprintf("[mcp.web]\nurl = %q\neager = true\nallow = [\"echo\"]\n", web.URL))
+	writeConfig(t, home, fmt.Sprintf("[mcp.web]\nurl = %q\neager = true\nallow = [\"echo\"]\n", web.URL))
 	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "use it"), home, dir))
 	if code != 0 || !strings.Contains(out, "the server said: echo: at once") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)

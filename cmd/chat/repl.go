@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
@@ -52,7 +53,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
 		Sessions:    host,
-		Agents:      names(defs),
+		Agents:      slices.Sorted(maps.Keys(defs)),
 		Approvals:   approvals,
 		Skills:      w.ext.skills,
 		MCP:         mcpStates(w.ext.mcp),
@@ -100,11 +101,3 @@ func mcpStates(s *mcpclient.Servers) func() []tui.MCPState {
 // historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).
 func historyPath(getenv func(string) string) string { return xdg.State.Chat(getenv, "history.jsonl") }
 
-func names(defs map[string]agent.Definition) []string {
-	out := make([]string, 0, len(defs))
-	for n := range defs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}

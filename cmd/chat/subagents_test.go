@@ -42,17 +42,6 @@ func researchServer(t *testing.T) *oaitest.Server {
 	return srv
 }
 
-func writeConfigIn(t *testing.T, home, toml string) {
-	t.Helper()
-	dir := filepath.Join(home, ".config", "chat")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(toml), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestSubAgentInPrintMode: a persona in the config is a sub-agent the
 // model delegates to; stdout holds only the main answer, stderr shows the
 // sub-agent's work, --json tags every event with its agent, and the
@@ -61,7 +50,7 @@ func TestSubAgentInPrintMode(t *testing.T) {
 	t.Parallel()
 	srv := researchServer(t)
 	home, dir := t.TempDir(), t.TempDir()
-	writeConfigIn(t, home, personaConfig)
+	writeConfig(t, home, personaConfig)
 	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the build is green\n"), 0o600)
 	out, errOut, code := run(t, inHome(t, command(t, srv, "-p", "check the notes"), home, dir))
 	if code != 0 || !strings.Contains(out, "The researcher found: notes.txt says the build is green") || strings.Contains(out, "⤷") {

@@ -12,6 +12,9 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
+	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -81,4 +84,30 @@ func ServeHTTP(seen func(*http.Request)) *httptest.Server {
 		}
 		h.ServeHTTP(w, r)
 	}))
+}
+
+// PID is the pid the server wrote to file (EnvPIDFile).
+func PID(t testing.TB, file string) int {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("the MCP server never started: %v", err)
+	}
+	pid, err := strconv.Atoi(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// WaitGone waits until process pid no longer exists.
+func WaitGone(t testing.TB, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the MCP server process %d is still there", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

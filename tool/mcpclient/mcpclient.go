@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -71,14 +72,7 @@ func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir s
 }
 
 // Names are the configured servers, sorted.
-func (s *Servers) Names() []string {
-	names := make([]string, 0, len(s.conf))
-	for n := range s.conf {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (s *Servers) Names() []string { return slices.Sorted(maps.Keys(s.conf)) }
 
 // Eager are the servers to connect at start.
 func (s *Servers) Eager() []string {

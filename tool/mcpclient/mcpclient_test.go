@@ -6,10 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -106,28 +104,11 @@ func TestStdioServer(t *testing.T) {
 	if res := set.Dispatch(context.Background(), "proc__echo", `{"text":"over stdio"}`); res.Content != "echo: over stdio" {
 		t.Fatalf("%+v", res)
 	}
-	b, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, _ := strconv.Atoi(string(b))
+	pid := mcptest.PID(t, pidFile)
 	if err := servers.Close(); err != nil {
 		t.Fatal(err)
 	}
-	waitGone(t, pid)
-}
-
-// waitGone waits until the process pid no longer exists (a zombie of ours
-// counts as gone once reaped; the SDK reaps it).
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server process %d is still there", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	mcptest.WaitGone(t, pid)
 }
 
 // TestHTTPServer: a server at a URL gets the configured headers, with
