@@ -100,4 +100,3 @@ func mcpStates(s *mcpclient.Servers) func() []tui.MCPState {
 
 // historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).
 func historyPath(getenv func(string) string) string { return xdg.State.Chat(getenv, "history.jsonl") }
-
