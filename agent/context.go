@@ -63,11 +63,11 @@ func (a *Agent) ContextSize() int {
 	if mark.tokens > 0 && mark.summary == summary.ID {
 		for i := len(sent) - 1; i >= 0; i-- {
 			if sent[i].ID == mark.last {
-				return mark.tokens + session.EstimateTokens(unanswered(sent[i+1:], false))
+				return mark.tokens + session.EstimateTokens(answered(sent[i+1:]))
 			}
 		}
 	}
-	return session.EstimateTokens(unanswered(sent, false)) + toolTokens(tools.Offered())
+	return session.EstimateTokens(answered(sent)) + toolTokens(tools.Offered())
 }
 
 // ContextParts is the estimated make-up of the next request, in tokens.
@@ -79,7 +79,7 @@ type ContextParts struct {
 // ContextReport breaks the next request down (/context).
 func (a *Agent) ContextReport() ContextParts {
 	a.cfgMu.Lock()
-	s, tools, system := a.o.Session, a.o.Tools, a.o.System
+	s, tools := a.o.Session, a.o.Tools
 	a.cfgMu.Unlock()
 	msgs := s.Messages()
 	p := ContextParts{Window: a.ContextWindow(), Tools: toolTokens(tools.Offered())}
@@ -92,7 +92,7 @@ func (a *Agent) ContextReport() ContextParts {
 			}
 		}
 	}
-	for _, m := range unanswered(session.Sent(msgs), false) {
+	for _, m := range answered(session.Sent(msgs)) {
 		switch {
 		case m.Role == session.RoleSystem:
 			p.System += session.EstimateTokens([]session.Message{m})
@@ -100,11 +100,8 @@ func (a *Agent) ContextReport() ContextParts {
 			p.History += session.EstimateTokens([]session.Message{m})
 		}
 	}
-	if at >= 0 && system != "" { // the summary rides in the system message
-		p.System -= p.Summary
-	}
-	if p.System < 0 {
-		p.System = 0
+	if at >= 0 { // the summary rides in the system message
+		p.System = max(p.System-p.Summary, 0)
 	}
 	return p
 }
@@ -117,11 +114,11 @@ func toolTokens(tools []tool.Tool) int {
 	return session.TextTokens(size)
 }
 
-// unanswered keeps (want true) or drops the messages marked unanswered.
-func unanswered(msgs []session.Message, want bool) []session.Message {
+// answered drops the messages marked unanswered: they are never sent.
+func answered(msgs []session.Message) []session.Message {
 	out := make([]session.Message, 0, len(msgs))
 	for _, m := range msgs {
-		if m.Unanswered == want {
+		if !m.Unanswered {
 			out = append(out, m)
 		}
 	}
@@ -223,7 +220,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions,
 		From: folded[0].ID, Through: folded[len(folded)-1].ID})
 	trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
-	summary.Compaction.After = session.EstimateTokens(unanswered(session.Sent(trial), false)) + toolTokens(t.tools.Offered())
+	summary.Compaction.After = session.EstimateTokens(answered(session.Sent(trial))) + toolTokens(t.tools.Offered())
 	next := ""
 	if cut < len(msgs) {
 		next = msgs[cut].ID
@@ -241,7 +238,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 // assistant message: never between a call and its result), keeping the
 // latest steps that fit, at least the last. -1 when there is no cut.
 func cutPoint(msgs []session.Message, from, keep int) int {
-	fits := func(i int) bool { return session.EstimateTokens(unanswered(msgs[i:], false)) <= keep }
+	fits := func(i int) bool { return session.EstimateTokens(answered(msgs[i:])) <= keep }
 	cut := -1
 	for i := len(msgs) - 1; i >= from; i-- {
 		if msgs[i].Role != session.RoleUser || msgs[i].Unanswered {
