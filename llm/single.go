@@ -14,7 +14,7 @@ func (c *Client) single(ctx context.Context, wire openai.ChatCompletionRequest, 
 	if _, err := c.oa.CreateChatCompletion(ctx, wire); err != nil {
 		return Response{}, false, c.wrap(ctx, err, x)
 	}
-	var wc wireBody
+	var wc wireBody[messageChoice]
 	if err := json.Unmarshal(x.body, &wc); err != nil {
 		return Response{}, false, fmt.Errorf("%w: %s answered with %v in %q", ErrMalformed, c.url, err, clipBytes(x.body, 120))
 	}

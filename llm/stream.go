@@ -16,23 +16,31 @@ import (
 	"github.com/chatrepl/chat/session"
 )
 
-// wireBody is the part of an answer we read: a streamed chunk (choices
-// carry a delta) or a whole completion (choices carry a message). It is
-// decoded by us, not by go-openai's types, so the field names servers
-// disagree on (reasoning_content / reasoning, content as text or parts, a
-// missing index) all arrive.
-type wireBody struct {
-	Choices []struct {
-		Delta        wireMessage `json:"delta"`
-		Message      wireMessage `json:"message"`
-		FinishReason *string     `json:"finish_reason"`
-	} `json:"choices"`
-	Usage *wireUsage `json:"usage"`
-	Error *wireError `json:"error"`
+// wireBody is the part of an answer we read: a streamed chunk (its
+// choices carry a delta, deltaChoice) or a whole completion (a message,
+// messageChoice). It is decoded by us, not by go-openai's types, so the
+// field names servers disagree on (reasoning_content / reasoning, content
+// as text or parts, a missing index) all arrive. The choice type is a
+// parameter so a chunk, decoded 20,000 times an answer, carries no unused
+// message field.
+type wireBody[C deltaChoice | messageChoice] struct {
+	Choices []C        `json:"choices"`
+	Usage   *wireUsage `json:"usage"`
+	Error   *wireError `json:"error"`
+}
+
+type deltaChoice struct {
+	Delta        wireMessage `json:"delta"`
+	FinishReason *string     `json:"finish_reason"`
+}
+
+type messageChoice struct {
+	Message      wireMessage `json:"message"`
+	FinishReason *string     `json:"finish_reason"`
 }
 
 // apiError is the error the body carries, nil when it carries none.
-func (b *wireBody) apiError(url string) error {
+func (b *wireBody[C]) apiError(url string) error {
 	if b.Error == nil {
 		return nil
 	}
@@ -169,7 +177,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		if rerr != nil {
 			return resp, started, c.wrap(ctx, rerr, x)
 		}
-		var wc wireBody
+		var wc wireBody[deltaChoice]
 		if jerr := json.Unmarshal(raw, &wc); jerr != nil {
 			return resp, started, fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clipBytes(raw, 120))
 		}
