@@ -40,6 +40,16 @@ func answered(t *testing.T, reply chan tool.Decision) tool.Decision {
 	return tool.Decision{}
 }
 
+// wantAnswer presses key deliberately and wants the prompt answered with
+// verdict.
+func wantAnswer(t *testing.T, f *fixture, reply chan tool.Decision, key string, verdict tool.Verdict) {
+	t.Helper()
+	deliberately(f, key)
+	if d := answered(t, reply); d.Verdict != verdict {
+		t.Fatalf("%q answered %+v", key, d)
+	}
+}
+
 // unanswered fails when the prompt was answered by what happened (said).
 func unanswered(t *testing.T, reply chan tool.Decision, what string) {
 	t.Helper()
@@ -150,18 +160,14 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 	if !strings.Contains(view, "evil.example ␛]0;title␇") || !strings.Contains(view, "? run_shell wants to") || !strings.Contains(view, "of 61") {
 		t.Fatalf("the end is not shown, or its escapes are live:\n%s", view)
 	}
-	deliberately(f, "y")
-	if d := answered(t, reply); d.Verdict != tool.Allow {
-		t.Fatal(d)
-	}
+	wantAnswer(t, f, reply, "y", tool.Allow)
 }
 
 // TestTypingNeverAnswers: keys typed as the prompt appears, or in a burst
 // of typing, go to the input and answer nothing; a deliberate key does.
 func TestTypingNeverAnswers(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("go")
+	f := busyFixture(t, "go")
 	reply := askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}})
 	f.typeText("also check this") // within the grace, and a burst: "a" and "t" and "n" must not answer
 	unanswered(t, reply, "typing")
@@ -171,10 +177,7 @@ func TestTypingNeverAnswers(t *testing.T) {
 	f.clock = f.clock.Add(100 * time.Millisecond)
 	f.typeText("y") // still part of the burst
 	unanswered(t, reply, "a key in a burst")
-	deliberately(f, "n")
-	if d := answered(t, reply); d.Verdict != tool.Deny {
-		t.Fatal(d)
-	}
+	wantAnswer(t, f, reply, "n", tool.Deny)
 }
 
 // TestLateEventsOfACancelledTurnAreDropped: after Ctrl+C, an answer, an
@@ -182,8 +185,7 @@ func TestTypingNeverAnswers(t *testing.T) {
 // shows nothing, and the approval is refused so its tool never runs.
 func TestLateEventsOfACancelledTurnAreDropped(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("first")
+	f := busyFixture(t, "first")
 	turn := f.m.turn
 	f.send(press("ctrl+c"))
 	before := f.printed()
@@ -208,16 +210,12 @@ func TestLateEventsOfACancelledTurnAreDropped(t *testing.T) {
 // sub-agent asks, and is answered like any other.
 func TestSubAgentApprovalNamesIt(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("go")
+	f := busyFixture(t, "go")
 	reply := make(chan tool.Decision, 1)
 	f.send(approvalMsg{req: tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}},
 		reply: reply, origin: listener.Origin{Agent: "researcher 0", Turn: f.m.turn}})
 	if view := ansi.Strip(f.m.View().Content); !strings.Contains(view, "researcher 0 · run_shell wants to") {
 		t.Fatalf("the prompt does not name the sub-agent:\n%s", view)
 	}
-	deliberately(f, "y")
-	if d := answered(t, reply); d.Verdict != tool.Allow {
-		t.Fatal(d)
-	}
+	wantAnswer(t, f, reply, "y", tool.Allow)
 }

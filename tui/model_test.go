@@ -86,6 +86,13 @@ func (f *fixture) exchanges(texts ...string) *session.Session {
 	return s
 }
 
+// busyFixture is a fixture in the middle of a turn that asked text.
+func busyFixture(t *testing.T, text string) *fixture {
+	f := newFixture(t)
+	f.busy(text)
+	return f
+}
+
 // submit types a line and presses Enter.
 func (f *fixture) submit(s string) tea.Cmd {
 	f.typeText(s)
@@ -199,8 +206,7 @@ func TestEscAndCtrlD(t *testing.T) {
 
 func TestMidTurnInput(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("first question")
+	f := busyFixture(t, "first question")
 	f.submit("look at the tests too")
 	f.typeText("then summarize")
 	f.send(press("tab"))
@@ -229,8 +235,7 @@ func TestMidTurnInput(t *testing.T) {
 
 func TestRecallAndDeletePending(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("q")
+	f := busyFixture(t, "q")
 	f.submit("one")
 	f.submit("two")
 	f.send(press("up"))
@@ -253,8 +258,7 @@ func TestRecallAndDeletePending(t *testing.T) {
 
 func TestPaste(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("q")
+	f := busyFixture(t, "q")
 	big := strings.Repeat("line of pasted text\n", 239) + "last line"
 	f.send(tea.PasteMsg{Content: "short\r\npaste"})
 	f.send(tea.PasteMsg{Content: big})
@@ -272,8 +276,7 @@ func TestPaste(t *testing.T) {
 
 func TestResizeRewraps(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("q")
+	f := busyFixture(t, "q")
 	f.event(listener.AssistantDelta{Origin: listener.Origin{Turn: 1}, Text: strings.Repeat("wide 世界 🙂 text ", 30)})
 	f.send(tea.WindowSizeMsg{Width: 40, Height: 20})
 	for _, line := range strings.Split(ansi.Strip(f.m.View().Content), "\n") {
@@ -285,8 +288,7 @@ func TestResizeRewraps(t *testing.T) {
 
 func TestEscapeSequencesAreInert(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("q")
+	f := busyFixture(t, "q")
 	f.event(listener.AssistantDelta{Origin: listener.Origin{Turn: 1}, Text: "a\x1b]0;pwned\x07b\x1b[2Jc\n\n"})
 	f.event(listener.ToolResult{Origin: listener.Origin{Turn: 1}, Name: "t", Content: "x\x1b]52;c;AAAA\x07"})
 	f.m.details = true
@@ -338,8 +340,7 @@ func TestSlashCommands(t *testing.T) {
 
 func TestErrorsAndNotices(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("q")
+	f := busyFixture(t, "q")
 	o := listener.Origin{Turn: 1}
 	f.event(listener.Retry{Origin: o, Attempt: 1, Wait: 2 * time.Second, Err: errors.New("429 from x")})
 	if !strings.Contains(f.m.View().Content, "retrying in 2s") {
@@ -375,8 +376,7 @@ func TestPrintsInOrder(t *testing.T) {
 
 func TestStatusBar(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("q")
+	f := busyFixture(t, "q")
 	o := listener.Origin{Turn: 1}
 	f.event(listener.ContextCap{Origin: o, Tokens: 128000})
 	f.event(listener.Usage{Origin: o, Prompt: 1500, Completion: 500, Total: 2000})
@@ -420,8 +420,7 @@ func TestContextStatusAndCompaction(t *testing.T) {
 // turn each, as the pending list shows them.
 func TestQueuedItemsAreSeparateTurns(t *testing.T) {
 	t.Parallel()
-	f := newFixture(t)
-	f.busy("first")
+	f := busyFixture(t, "first")
 	for _, s := range []string{"second", "third"} {
 		f.typeText(s)
 		f.send(press("tab"))
