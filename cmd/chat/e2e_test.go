@@ -155,6 +155,17 @@ func (tm *pane) waitIdle(timeout time.Duration) {
 	}
 }
 
+// wantHangup waits for srv to see a client close a stream (when says
+// after what).
+func wantHangup(t *testing.T, srv *oaitest.Server, when string) {
+	t.Helper()
+	select {
+	case <-srv.Hangups():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the server never saw the stream close %s", when)
+	}
+}
+
 func (tm *pane) exitStatus(timeout time.Duration) string {
 	tm.t.Helper()
 	deadline := time.Now().Add(timeout)
@@ -194,11 +205,7 @@ func TestTUICancelThenNextTurn(t *testing.T) {
 	tm.ask("first")
 	tm.waitFor("The start of a ", 10*time.Second)
 	tm.keys("C-c")
-	select {
-	case <-srv.Hangups():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server never saw the connection close")
-	}
+	wantHangup(t, srv, "after Ctrl+C")
 	tm.waitFor("⏹ cancelled", 5*time.Second)
 	tm.ask("second")
 	tm.waitFor("second turn works", 10*time.Second)

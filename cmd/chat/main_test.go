@@ -206,11 +206,7 @@ func TestSIGINTDuringStream(t *testing.T) {
 	if string(rest) != "\n" {
 		t.Fatalf("after the interrupt stdout got %q", rest)
 	}
-	select {
-	case <-srv.Hangups():
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server never saw the connection close")
-	}
+	wantHangup(t, srv, "after SIGINT")
 	t.Logf("SIGINT → exit took %s (make bench measures this properly)", exited)
 }
 

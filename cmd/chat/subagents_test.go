@@ -121,11 +121,7 @@ func TestTUISubAgentAndCancel(t *testing.T) {
 		t.Fatalf("the sub-agent never streamed:\n%s", tm.screen())
 	}
 	tm.keys("C-c")
-	select {
-	case <-srv.Hangups():
-	case <-time.After(10 * time.Second):
-		t.Fatal("the sub-agent's stream stayed open after Ctrl+C")
-	}
+	wantHangup(t, srv, "of the sub-agent after Ctrl+C")
 	tm.waitFor("cancelled", 5*time.Second)
 	tm.ask("after the cancel")
 	tm.waitFor("the next question works", 10*time.Second)
