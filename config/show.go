@@ -16,7 +16,7 @@ func (c Config) Show(w io.Writer) {
 		if src == "" {
 			src = "default"
 		}
-		fmt.Fprintf(w, "%-12s = %-40s # %s\n", key, value, src)
+		fmt.Fprintf(w, "%-14s = %-40s # %s\n", key, value, src)
 	}
 	q := strconv.Quote
 	if c.Path != "" {
@@ -43,6 +43,15 @@ func (c Config) Show(w io.Writer) {
 	line("no_stream", strconv.FormatBool(c.NoStream))
 	if c.Temperature != nil {
 		line("temperature", strconv.FormatFloat(float64(*c.Temperature), 'g', -1, 32))
+	}
+	line("context_window", strconv.Itoa(c.ContextWindow)) // 0: asked of the server, or known for the model
+	compact := "0.8"
+	if c.CompactAt != nil {
+		compact = strconv.FormatFloat(*c.CompactAt, 'g', -1, 64)
+	}
+	line("compact_at", compact)
+	if len(c.MCP) > 0 {
+		fmt.Fprintf(w, "# %d MCP servers: chat mcp list\n", len(c.MCP))
 	}
 }
 
