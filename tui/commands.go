@@ -211,7 +211,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		var b strings.Builder
 		b.WriteString("tools:")
 		for _, t := range m.opts.Tools() {
-			b.WriteString(fmt.Sprintf("\n  %-11s %-26s %s", t.Name, t.State, truncateWidth(t.Description, max(m.width-42, 10))))
+			b.WriteString(fmt.Sprintf("\n  %-11s %-26s %s", visibleLine(t.Name), t.State, truncateWidth(visibleLine(t.Description), max(m.width-42, 10))))
 		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/skills":

@@ -14,6 +14,7 @@ import (
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
 )
 
 // fixture is a model wired to an agent whose controls the test can see.
@@ -301,6 +302,38 @@ func TestEscapeSequencesAreInert(t *testing.T) {
 	}
 	if !strings.Contains(ansi.Strip(out), "␛]0;pwned␇") {
 		t.Fatalf("the sequence is not shown visibly: %q", ansi.Strip(out))
+	}
+}
+
+// TestExtensionTextIsInert: what MCP servers, skills and sub-agents bring
+// (tool names and descriptions, server errors, skill texts, a sub-agent's
+// answer) reaches the screen with its escape sequences made visible.
+func TestExtensionTextIsInert(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	evil := "\x1b]0;pwned\x07\x1b[2J"
+	f.m.opts.Tools = func() []ToolState {
+		return []ToolState{{Name: "srv__x" + evil, State: "asks", Description: "desc" + evil}}
+	}
+	f.m.opts.MCP = func() []MCPState {
+		return []MCPState{{Name: "srv", Transport: "http: x" + evil, Status: "failed: " + evil, Tools: []string{"srv__x" + evil}}}
+	}
+	f.m.opts.Skills = []tool.Skill{{Name: "s" + evil, Description: "d" + evil, Dir: "/x" + evil}}
+	for _, c := range []string{"/tools", "/mcp", "/skills"} {
+		f.submit(c)
+	}
+	f.busy("q")
+	o := listener.Origin{Agent: "researcher 0", Turn: f.m.turn}
+	f.event(listener.UserTurn{Origin: o, Content: "task" + evil})
+	f.event(listener.Assistant{Origin: o, Text: "answer" + evil})
+	out := strings.Join(f.m.outbox, "\n") + f.m.View().Content
+	for _, bad := range []string{"\x1b]0;", "\x1b[2J", "\x07"} {
+		if strings.Contains(out, bad) {
+			t.Fatalf("%q reached the terminal", bad)
+		}
+	}
+	if strings.Count(ansi.Strip(out), "␛]0;pwned␇") < 7 {
+		t.Fatalf("the sequences are not shown visibly:\n%s", ansi.Strip(out))
 	}
 }
 
