@@ -159,3 +159,23 @@ func TestServerThatFails(t *testing.T) {
 		t.Fatal("connected after Close")
 	}
 }
+
+// TestContentText: what is not text is described, not dropped or dumped.
+func TestContentText(t *testing.T) {
+	got := contentText(&mcp.CallToolResult{Content: []mcp.Content{
+		&mcp.TextContent{Text: "line"},
+		&mcp.ImageContent{MIMEType: "image/png", Data: []byte("12345")},
+		&mcp.ResourceLink{Name: "readme", URI: "file:///r.md"},
+		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///e.txt", Text: "embedded text"}},
+	}})
+	if got != "line\n[image, image/png, 5 bytes]\n[resource readme: file:///r.md]\nembedded text" {
+		t.Fatalf("%q", got)
+	}
+	if got := contentText(&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}}); got != `{"n":1}` {
+		t.Fatalf("%q", got)
+	}
+	long := (&serverTool{server: "a-very-long-server-name", remote: strings.Repeat("x", 80) + " y"}).Name()
+	if len(long) != 64 || strings.ContainsAny(long, " ") {
+		t.Fatalf("%q", long)
+	}
+}
