@@ -1,7 +1,6 @@
 package session
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,13 +10,7 @@ import (
 // record, and a loaded session sends the same.
 func TestCompactionIsKeptAndSentAsSummary(t *testing.T) {
 	t.Parallel()
-	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
-	w, err := st.Create(Header{Dir: "/w"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New()
-	w.Attach(s)
+	_, w, s := stored(t, Header{Dir: "/w"})
 	s.AppendInput(System("be brief"))
 	call := ToolCall{ID: "c1", Name: "read_file", Arguments: `{}`}
 	s.AppendInput(User("q1"))

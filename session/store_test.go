@@ -35,13 +35,7 @@ func everyKind() []Message {
 
 func TestStoreRoundTrip(t *testing.T) {
 	t.Parallel()
-	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
-	w, err := st.Create(Header{Dir: "/work/x", Model: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New()
-	w.Attach(s)
+	st, w, s := stored(t, Header{Dir: "/work/x", Model: "m"})
 	want := everyKind()
 	for _, m := range want {
 		if m.Role == RoleAssistant || m.Role == RoleTool {
@@ -231,13 +225,7 @@ func FuzzLoad(f *testing.F) {
 // not parse keeps the original, byte for byte, before rewriting it.
 func TestContinueKeepsDamagedLines(t *testing.T) {
 	t.Parallel()
-	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
-	w, err := st.Create(Header{Dir: "/x"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := New()
-	w.Attach(s)
+	st, w, s := stored(t, Header{Dir: "/x"})
 	s.AppendInput(User("first"))
 	s.Append(Assistant("answer"))
 	data, _ := os.ReadFile(w.Path())
@@ -336,4 +324,18 @@ func TestMutationsReachTheFile(t *testing.T) {
 	onDisk("UpdateToolResult", func(m []Message) bool { return m[3].Content == "rewritten" })
 	s.Heal() // fills c2
 	onDisk("Heal", func(m []Message) bool { return len(m) == 6 && m[5].ErrorType == ErrorTypeInterrupted })
+}
+
+// stored is a store in a temporary folder, a session file created in it
+// with h, and an empty session attached to the file.
+func stored(t *testing.T, h Header) (Store, *Writer, *Session) {
+	t.Helper()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	w, err := st.Create(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	w.Attach(s)
+	return st, w, s
 }
