@@ -167,25 +167,10 @@ func TestCompactionCancelled(t *testing.T) {
 		}
 		return oaitest.Talker{AnswerBytes: 1500}.Reply(req)
 	})
-	done := make(chan error, 1)
-	go func() {
-		_, err := r.agent.Run(context.Background(), needsRoom)
-		done <- err
-	}()
-	select {
-	case <-gate.Entered():
-	case <-time.After(30 * time.Second):
-		t.Fatal("no compaction started")
-	}
+	done := runLater(r, needsRoom)
+	waitEntered(t, gate, "no compaction started")
 	r.agent.Cancel("test")
-	select {
-	case err := <-done:
-		if !errors.Is(err, control.ErrCancelled) {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("cancel did not end the compaction")
-	}
+	wantCancelled(t, done, "cancel did not end the compaction")
 	after := r.agent.Session().Messages()
 	if len(after) != len(before)+1 || after[len(after)-1].Role != session.RoleUser {
 		t.Fatalf("history changed: %d → %d messages", len(before), len(after))
@@ -299,5 +284,40 @@ func TestToolHeavyTurnFits(t *testing.T) {
 		if len(compactions(r)) == 0 {
 			t.Fatalf("size %d: never compacted", size)
 		}
+	}
+}
+
+// runLater runs a turn of text in the background; its error arrives on
+// the channel.
+func runLater(r *rig, text string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.agent.Run(context.Background(), text)
+		done <- err
+	}()
+	return done
+}
+
+// waitEntered waits for a request to reach gate (what it is, for the
+// failure).
+func waitEntered(t *testing.T, gate *oaitest.Gate, failure string) {
+	t.Helper()
+	select {
+	case <-gate.Entered():
+	case <-time.After(30 * time.Second):
+		t.Fatal(failure)
+	}
+}
+
+// wantCancelled wants the turn on done to end cancelled, within 30 s.
+func wantCancelled(t *testing.T, done <-chan error, failure string) {
+	t.Helper()
+	select {
+	case err := <-done:
+		if !errors.Is(err, control.ErrCancelled) {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal(failure)
 	}
 }

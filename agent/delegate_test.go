@@ -2,7 +2,6 @@ package agent_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/chatrepl/chat/agent"
-	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/oaitest"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/session"
@@ -113,11 +111,7 @@ func TestSubAgentsRunConcurrently(t *testing.T) {
 		task := req.Messages[1].Text()
 		return oaitest.Answer{Text: "did " + task, Gate: gates[task]}
 	})
-	done := make(chan error, 1)
-	go func() {
-		_, err := r.agent.Run(context.Background(), "two things")
-		done <- err
-	}()
+	done := runLater(r, "two things")
 	for name, g := range gates {
 		select {
 		case <-g.Entered():
@@ -163,30 +157,15 @@ func TestCancelStopsTheTree(t *testing.T) {
 		}
 		return oaitest.Answer{Text: "the start of a long report", Piece: 8, Gate: gate, GateAfter: 1}
 	})
-	done := make(chan error, 1)
-	go func() {
-		_, err := r.agent.Run(context.Background(), "ask the slow one")
-		done <- err
-	}()
-	select {
-	case <-gate.Entered():
-	case <-time.After(30 * time.Second):
-		t.Fatal("the sub-agent never streamed")
-	}
+	done := runLater(r, "ask the slow one")
+	waitEntered(t, gate, "the sub-agent never streamed")
 	r.agent.Cancel("cancelled at the keyboard")
 	select {
 	case <-r.srv.Hangups():
 	case <-time.After(30 * time.Second):
 		t.Fatal("the sub-agent's stream stayed open")
 	}
-	select {
-	case err := <-done:
-		if !errors.Is(err, control.ErrCancelled) {
-			t.Fatal(err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the parent's turn did not end")
-	}
+	wantCancelled(t, done, "the parent's turn did not end")
 	if err := session.Validate(r.agent.Session().Messages(), false); err != nil {
 		t.Fatal(err)
 	}
