@@ -42,13 +42,7 @@ const SummaryHeading = "The earlier part of this conversation was summarized to 
 // question again, so the request still opens with what was asked. The
 // full history stays in the session and its file.
 func Sent(msgs []Message) []Message {
-	last := -1
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == RoleSummary {
-			last = i
-			break
-		}
-	}
+	_, last := LatestSummary(msgs)
 	if last < 0 {
 		return msgs
 	}

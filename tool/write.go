@@ -31,6 +31,16 @@ type writeArgs struct {
 
 func (a writeArgs) file() string { return a.Path }
 
+// writeReviewOf decodes a writing tool's arguments and reviews its target.
+func writeReviewOf[A interface{ file() string }](w Workspace, raw json.RawMessage) (A, Review, *fileTarget, bool, error) {
+	var a A
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return a, Review{}, nil, false, err
+	}
+	r, t, exists, err := w.writeReview(a.file())
+	return a, r, t, exists, err
+}
+
 // writeReview resolves a file tool's target and says what asking shows.
 // Nothing is read here: only its type is looked at, so a FIFO or a device
 // is refused before anyone is asked.
@@ -53,11 +63,7 @@ func (w Workspace) writeReview(p string) (Review, *fileTarget, bool, error) {
 }
 
 func (w WriteFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	var a writeArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return Review{}, err
-	}
-	r, t, exists, err := w.writeReview(a.Path)
+	a, r, t, exists, err := writeReviewOf[writeArgs](w.Workspace, raw)
 	if err != nil {
 		return Review{}, err
 	}
@@ -144,11 +150,7 @@ func edit(t *fileTarget, a editArgs) (old, updated string, err error) {
 // there is free). Outside it, nothing is read before approval: the person
 // sees the text to replace and its replacement.
 func (e EditFile) Review(_ context.Context, raw json.RawMessage) (Review, error) {
-	var a editArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return Review{}, err
-	}
-	r, t, exists, err := e.writeReview(a.Path)
+	a, r, t, exists, err := writeReviewOf[editArgs](e.Workspace, raw)
 	if err != nil {
 		return Review{}, err
 	}
