@@ -177,3 +177,38 @@ func lastRequestText(srv *oaitest.Server) string {
 	}
 	return b.String()
 }
+
+// TestTUICompactCancelled: Ctrl+C while /compact waits for its summary
+// stops it at once; nothing is summarized and the next question works.
+func TestTUICompactCancelled(t *testing.T) {
+	t.Parallel()
+	srv := windowServer(t)
+	tm := startTerm(t, srv, "--context-window", fmt.Sprint(window))
+	for i := 1; i <= 2; i++ {
+		tm.ask(question(i))
+		tm.waitFor(fmt.Sprintf("Answer to question %d about", i), 10*time.Second)
+	}
+	gate := oaitest.NewGate()
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if strings.Contains(req.Messages[len(req.Messages)-1].Text(), "<transcript>") {
+			return oaitest.Answer{Text: "Summary: never finished", Gate: gate}
+		}
+		return oaitest.Talker{AnswerBytes: 1500}.Reply(req)
+	})
+	tm.waitIdle(10 * time.Second)
+	tm.ask("/compact")
+	select {
+	case <-gate.Entered():
+	case <-time.After(10 * time.Second):
+		t.Fatalf("/compact never asked for a summary:\n%s", tm.screen())
+	}
+	tm.keys("C-c")
+	wantHangup(t, srv, "of the summary after Ctrl+C")
+	tm.waitFor("cancelled", 5*time.Second)
+	tm.ask(question(3))
+	tm.waitFor("Answer to question 3 about", 10*time.Second)
+	reqs := srv.Requests()
+	if last := reqs[len(reqs)-1]; strings.Contains(last.Messages[0].Text(), session.SummaryHeading) || last.Shape() != "system user assistant user assistant user" {
+		t.Fatalf("after a cancelled /compact the request is %s", last.Shape())
+	}
+}
