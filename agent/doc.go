@@ -22,6 +22,12 @@
 // answer already shown is kept, marked interrupted, and a question the turn
 // never answered is marked unanswered (kept, never sent again on its own).
 //
+// Before each completion the turn fits the context window: past CompactAt
+// of it the earlier turns are summarized (see context.go), and a server's
+// overflow error compacts and retries once. The agent tool (Delegate) runs
+// tasks through sub-agents built from personas, sharing the caller's
+// cancellation and listeners (forked per sub-agent id).
+//
 // The package must not import the UI or the config: a front end is a
 // listener plus the controls.
 package agent

@@ -1,7 +1,9 @@
 // Package session owns conversation history: the message types, the Session
 // that holds them (with its OnMessage hooks and mutators), repair of broken
-// tool exchanges (FillOrphans, PruneOrphans), and merging of consecutive
-// same-role messages at send time.
+// tool exchanges (FillOrphans, PruneOrphans), merging of consecutive
+// same-role messages at send time, and compaction records: a summary
+// message (RoleSummary) stands, in what is sent (Sent), for everything
+// before it, while the history and its file keep every message.
 //
 // The invariant every function here keeps: each tool call of an assistant
 // message is answered by exactly one Tool message before the next non-tool

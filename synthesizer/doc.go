@@ -5,6 +5,10 @@
 // parent's Cancellable, so one Ctrl+C still stops it, and emits to the
 // listener list the parent forked for it (agent id "synthesizer").
 //
+// Summarize is its sibling for compaction: the same kind of tool-less
+// request over a transcript, folding earlier turns into a summary, in parts
+// that fit the model's window; it streams nothing to the listeners.
+//
 // It must not run tools, loop, or change the parent's history: the parent
 // appends the answer it returns.
 package synthesizer

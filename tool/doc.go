@@ -1,7 +1,8 @@
 // Package tool owns what the model may call: the Tool interface, parameter
 // schemas (the built-ins' in builtins.json), dispatch (argument checking,
-// the approval policy, timeout, cancellation, panics turned into errors)
-// and the built-in tools.
+// the approval policy, timeout, cancellation, panics turned into errors),
+// the built-in tools, and skills (SKILL.md folders the skill tool loads).
+// MCP servers' tools live in tool/mcpclient.
 //
 // A tool's failure is never the agent's failure: Dispatch always returns a
 // Result whose text the model can read and act on.
