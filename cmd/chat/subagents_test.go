@@ -70,6 +70,11 @@ func TestSubAgentInPrintMode(t *testing.T) {
 		t.Fatalf("sub-agent request: tools %s, shape %s", got, sub.Shape())
 	}
 
+	_, verbose, _ := run(t, inHome(t, command(t, srv, "-v", "-p", "again", "--no-save"), home, dir))
+	if !strings.Contains(verbose, "[tokens researcher 0]") || !strings.Contains(verbose, "[tokens main]") {
+		t.Fatalf("-v does not count tokens per agent:\n%s", verbose)
+	}
+
 	js, _, code := run(t, inHome(t, command(t, srv, "-p", "again", "--json", "--no-save"), home, dir))
 	agents := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(js), "\n") {
