@@ -100,10 +100,11 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 			return "", fmt.Errorf("the session's agent: %w", err)
 		}
 		name = def.Identifier
+		def.Tools = stillHere(d, def, available)
 	default:
 		return "", nil
 	}
-	if len(def.Tools) == 0 { // a definition without tools keeps the built-in set
+	if def.Tools == nil { // a definition without tools keeps the built-in set
 		def.Tools = agent.Describe(available.All())
 	}
 	if err := a.Apply(def, available); err != nil {
@@ -123,6 +124,28 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 		a.StepLimit().SetMax(b.Max())
 	}
 	return name, nil
+}
+
+// stillHere is the tools a session's agent is resumed with. The default
+// agent has whatever this run has (skills, personas, MCP servers and the
+// tools the config withholds come and go between runs); a named agent
+// keeps its list, less what this run no longer has, which is said.
+func stillHere(d deps, def agent.Definition, available *tool.Set) []agent.ToolDescriptor {
+	if def.Identifier == "default" {
+		return nil
+	}
+	var kept []agent.ToolDescriptor
+	for _, t := range def.Tools {
+		if _, ok := available.Lookup(t.Name); ok {
+			kept = append(kept, t)
+			continue
+		}
+		fmt.Fprintf(d.stderr, "the session's agent %s used the tool %s, which this run does not have; going on without it\n", def.Identifier, t.Name)
+	}
+	if len(kept) == 0 && len(def.Tools) > 0 {
+		kept = []agent.ToolDescriptor{} // none left is not "all of them"
+	}
+	return kept
 }
 
 func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
