@@ -95,6 +95,9 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 		if def, ok = defs[name]; !ok {
 			return "", fmt.Errorf("no agent named %q; chat agents list shows them", name)
 		}
+		if err := mayLead(cfg, def); err != nil {
+			return "", err
+		}
 	case len(snapshot) > 0:
 		if err := json.Unmarshal(snapshot, &def); err != nil {
 			return "", fmt.Errorf("the session's agent: %w", err)
@@ -124,6 +127,17 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 		a.StepLimit().SetMax(b.Max())
 	}
 	return name, nil
+}
+
+// mayLead refuses a persona as the main agent when it uses a tool the
+// config keeps for sub-agents.
+func mayLead(cfg config.Config, def agent.Definition) error {
+	for _, t := range def.Tools {
+		if slices.Contains(cfg.Tools.SubAgentsOnly, t.Name) {
+			return fmt.Errorf("agent %s uses %s, which [tools] sub_agents_only keeps for sub-agents: it can be handed tasks, not be the main agent", def.Identifier, t.Name)
+		}
+	}
+	return nil
 }
 
 // stillHere is the tools a session's agent is resumed with. The default

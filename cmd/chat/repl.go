@@ -69,6 +69,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 			if !ok {
 				return fmt.Errorf("no agent named %q; /agent lists them", name)
 			}
+			if err := mayLead(cfg, def); err != nil {
+				return err
+			}
 			if len(def.Tools) == 0 {
 				def.Tools = agent.Describe(available.All())
 			}

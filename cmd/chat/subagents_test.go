@@ -134,3 +134,16 @@ func TestTUISubAgentAndCancel(t *testing.T) {
 		t.Fatal(srv.Rejected())
 	}
 }
+
+// TestSubAgentOnlyPersonaIsNotTheMainAgent: --agent with a persona that
+// uses a tool kept for sub-agents says why it cannot be the main agent.
+func TestSubAgentOnlyPersonaIsNotTheMainAgent(t *testing.T) {
+	t.Parallel()
+	srv := researchServer(t)
+	home, dir := t.TempDir(), t.TempDir()
+	writeConfig(t, home, personaConfig)
+	_, errOut, code := run(t, inHome(t, command(t, srv, "--agent", "researcher", "-p", "x"), home, dir))
+	if code != 1 || !strings.Contains(errOut, "sub_agents_only keeps for sub-agents") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
