@@ -375,7 +375,6 @@ func (a *Agent) arm(ctx context.Context, id uint64) {
 
 // turn runs body as turn id; the caller holds runMu and armed the controls.
 func (a *Agent) turn(ctx context.Context, id uint64, body func(*turn) error) (Result, error) {
-
 	a.cfgMu.Lock()
 	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, tools: a.o.Tools, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: id}}
 	a.cfgMu.Unlock()

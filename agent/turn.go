@@ -241,10 +241,7 @@ func (t *turn) synthesize(limit error) error {
 	if _, at := session.LatestSummary(evidence); at >= 0 {
 		evidence = evidence[at:]
 	}
-	id := "synthesizer"
-	if o.ID != "" {
-		id = o.ID + "_synthesizer"
-	}
+	id := listener.SynthesizerID(o.ID)
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
 		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
 		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(),

@@ -127,7 +127,7 @@ type MCPConfig struct {
 	Eager       bool              `toml:"eager,omitempty"`
 	Allow       []string          `toml:"allow,omitempty"`
 	// Timeout bounds one tool call ("2m"); zero is a minute.
-	Timeout time.Duration `toml:"timeout,omitempty"`
+	Timeout time.Duration `toml:"timeout,omitzero"`
 }
 
 // CheckMCP says what is wrong with a server's entry, nil when nothing.

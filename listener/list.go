@@ -65,6 +65,15 @@ func (l *List) Emit(e Event) {
 	}
 }
 
+// SynthesizerID is the id of the synthesizer of the agent parent ("" is
+// the main agent): its answer is that agent's answer.
+func SynthesizerID(parent string) string {
+	if parent == "" {
+		return "synthesizer"
+	}
+	return parent + "_synthesizer"
+}
+
 // ForSubAgent returns the list a child agent (a synthesizer, a sub-agent)
 // emits to: each Forker listener is forked, the rest are shared.
 func (l *List) ForSubAgent(id string) *List {

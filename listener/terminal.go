@@ -48,7 +48,7 @@ func NewTerminal(out, diag io.Writer, showThinking bool) *Terminal {
 // ForSubAgent implements Forker.
 func (t *Terminal) ForSubAgent(id string) Listener {
 	child := &Terminal{shared: t.shared, indent: t.indent + "  ", answerIndent: t.answerIndent + "  ", atLineStart: true}
-	if id == "synthesizer" || strings.HasSuffix(id, "_synthesizer") {
+	if id == SynthesizerID(t.sub) {
 		child.answerIndent = t.answerIndent
 		child.sub = t.sub
 	} else {

@@ -353,16 +353,7 @@ func (m *Model) onResumed(msg resumedMsg) {
 // compact runs a compaction as a turn: busy, cancellable with ctrl+c, its
 // outcome handled as a turn's.
 func (m *Model) compact(instructions string) tea.Cmd {
-	m.busy, m.started, m.steps = true, m.now(), 0
-	m.live = liveTurn{state: "compacting"}
-	m.notice = ""
-	turn := m.opts.Agent.Compact(m.ctx, instructions)
-	m.turn = turn.ID
-	run := func() tea.Msg {
-		o := turn.Run()
-		return turnDoneMsg{turn: o.Turn, res: o.Result, err: o.Err}
-	}
-	return tea.Batch(run, m.spin.Tick)
+	return m.runTurn(m.opts.Agent.Compact(m.ctx, instructions), "compacting")
 }
 
 // contextReport is /context: what the next request carries, by part.

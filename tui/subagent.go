@@ -11,7 +11,7 @@ import (
 
 // isSubAgent tells a sub-agent's events (and its synthesizer's) from the
 // main agent's and the main synthesizer's, whose answer is the turn's.
-func isSubAgent(id string) bool { return id != "" && id != "synthesizer" }
+func isSubAgent(id string) bool { return id != "" && id != listener.SynthesizerID("") }
 
 // onSubAgent shows a sub-agent's work under the call that started it,
 // indented and tagged with its id: its task, its tool calls, and its

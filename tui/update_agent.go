@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
@@ -22,16 +23,20 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	if len(files) > 0 {
 		m.print(m.st.dim.Render("  " + attachmentList(files)))
 	}
-	m.busy, m.started, m.steps = true, m.now(), 0
-	m.live = liveTurn{state: "waiting for the model"}
 	m.sanitizer = listener.Sanitizer{Visible: true}
 	m.streamed = false
 	m.lastUser = text
+	return m.runTurn(m.opts.Agent.NewTurn(m.ctx, text, files...), "waiting for the model")
+}
+
+// runTurn makes the model busy with turn and runs it in a command. The
+// agent numbers the turn before it emits anything, so every event of it
+// (and every approval it asks) can be told from a late one of an
+// earlier, cancelled turn.
+func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
+	m.busy, m.started, m.steps = true, m.now(), 0
+	m.live = liveTurn{state: state}
 	m.notice = ""
-	// The agent numbers the turn before it emits anything, so every event
-	// of it (and every approval it asks) can be told from a late one of an
-	// earlier, cancelled turn.
-	turn := m.opts.Agent.NewTurn(m.ctx, text, files...)
 	m.turn = turn.ID
 	run := func() tea.Msg {
 		o := turn.Run()

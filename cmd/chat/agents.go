@@ -82,15 +82,12 @@ func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definitio
 
 // applyAgent makes a the named definition (or, with none named, the one a
 // resumed session was made with), then lets explicit flags win over it.
-func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config.Config, a *agent.Agent, available *tool.Set, snapshot json.RawMessage) (string, error) {
+func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config.Config, defs map[string]agent.Definition,
+	a *agent.Agent, available *tool.Set, snapshot json.RawMessage) (string, error) {
 	var def agent.Definition
 	name := o.agent
 	switch {
 	case name != "":
-		defs, err := definitions(d, o, cfg)
-		if err != nil {
-			return "", err
-		}
 		var ok bool
 		if def, ok = defs[name]; !ok {
 			return "", fmt.Errorf("no agent named %q; chat agents list shows them", name)
@@ -145,7 +142,7 @@ func mayLead(cfg config.Config, def agent.Definition) error {
 // tools the config withholds come and go between runs); a named agent
 // keeps its list, less what this run no longer has, which is said.
 func stillHere(d deps, def agent.Definition, available *tool.Set) []agent.ToolDescriptor {
-	if def.Identifier == "default" {
+	if def.Identifier == defaultAgentName {
 		return nil
 	}
 	var kept []agent.ToolDescriptor

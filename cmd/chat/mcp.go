@@ -83,6 +83,9 @@ func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
 			if err := toml.NewEncoder(&block).Encode(map[string]map[string]config.MCPConfig{"mcp": {name: add}}); err != nil {
 				return err
 			}
+			// The encoder opens with the parent table [mcp]: a second add
+			// would define it twice (invalid), and rm would leave it behind.
+			entry := strings.TrimPrefix(block.String(), "[mcp]\n")
 			old, err := os.ReadFile(path)
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
@@ -91,7 +94,7 @@ func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
 			if text != "" && !strings.HasSuffix(text, "\n") {
 				text += "\n"
 			}
-			if err := replaceConfigFile(path, text+"\n"+block.String()); err != nil {
+			if err := replaceConfigFile(path, text+"\n"+entry); err != nil {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "added MCP server %s to %s\n", name, path)

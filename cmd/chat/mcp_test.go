@@ -44,11 +44,19 @@ func TestMCPStdioInTheREPL(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	home := t.TempDir()
 	cfg := filepath.Join(home, "c", "chat", "config.toml")
+	// What was in the file before stays as it was, comments included.
+	before := "# my settings\nmax_steps = 8 # keep it short\n\n[tools]\nallow_shell = [\"go test\"]\n"
+	_ = os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	add := chatIn(t, srv, home, "--config", cfg, "mcp", "add", "t", "--command", os.Args[0], "--description", "test tools",
 		"--env", mcptest.EnvServe+"=1", "--env", mcptest.EnvPIDFile+"="+pidFile)
 	if !strings.Contains(add, "added MCP server t") {
 		t.Fatal(add)
 	}
+	// A second server: the file must stay valid TOML.
+	chatIn(t, srv, home, "--config", cfg, "mcp", "add", "other", "--url", "http://127.0.0.1:1/mcp")
 	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list"); !strings.Contains(list, "when asked") || strings.Contains(list, pidFile) {
 		t.Fatalf("list (env values must not show):\n%s", list)
 	}
@@ -69,8 +77,17 @@ func TestMCPStdioInTheREPL(t *testing.T) {
 	tm.exitStatus(10 * time.Second)
 	mcptest.WaitGone(t, pid)
 
-	if rm := chatIn(t, srv, home, "--config", cfg, "mcp", "rm", "t"); !strings.Contains(rm, "removed") {
-		t.Fatal(rm)
+	for _, name := range []string{"t", "other"} {
+		if rm := chatIn(t, srv, home, "--config", cfg, "mcp", "rm", name); !strings.Contains(rm, "removed") {
+			t.Fatal(rm)
+		}
+	}
+	after, _ := os.ReadFile(cfg)
+	if strings.TrimRight(string(after), "\n") != strings.TrimRight(before, "\n") {
+		t.Fatalf("mcp add then rm changed the rest of the file:\n%s", after)
+	}
+	if fi, _ := os.Stat(cfg); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("config file mode %v", fi.Mode().Perm())
 	}
 	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list"); !strings.Contains(list, "no MCP servers") {
 		t.Fatal(list)

@@ -117,10 +117,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	return nil
 }
 
+// defaultAgentName is what a session header calls the agent of a run
+// without --agent.
+const defaultAgentName = "default"
+
 // definitionJSON is the agent's definition for a session header.
 func definitionJSON(a *agent.Agent, name string) json.RawMessage {
 	if name == "" {
-		name = "default"
+		name = defaultAgentName
 	}
 	b, err := json.Marshal(a.Definition(name))
 	if err != nil {

@@ -40,10 +40,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	a, available, host := w.agent, w.tools, w.host
 	w.start(ctx, cfg, true)
 	w.connectEager(ctx, d)
-	defs, err := definitions(d, o, cfg)
-	if err != nil {
-		return err
-	}
+	defs := w.ext.defs
 	models := client(cfg, a.Model()).Models
 	err = tui.Run(ctx, tui.Options{
 		Agent:       a,

@@ -158,7 +158,7 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		host.close()
 		return nil, err
 	}
-	if w.name, err = applyAgent(changed, d, o, cfg, w.agent, w.tools, snapshot); err != nil {
+	if w.name, err = applyAgent(changed, d, o, cfg, w.ext.defs, w.agent, w.tools, snapshot); err != nil {
 		host.close()
 		return nil, err
 	}
@@ -168,6 +168,7 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 // extended is what the extensions add: their tools (in the full set),
 // their blocks of the system prompt, and what the REPL lists of them.
 type extended struct {
+	defs    map[string]agent.Definition // the personas, read once per run
 	adverts []agent.Advert
 	skills  []tool.Skill
 	mcp     *mcpclient.Servers // nil without [mcp.*]
@@ -182,6 +183,7 @@ func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) (exte
 	if err != nil {
 		return ext, err
 	}
+	ext.defs = defs
 	if len(defs) > 0 {
 		del := &agent.Delegate{Personas: defs, Tools: full}
 		full.Add(del)

@@ -109,12 +109,12 @@ func (s *Servers) Connect(ctx context.Context, name string) ([]tool.Tool, error)
 	s.connect.Lock()
 	defer s.connect.Unlock()
 	s.mu.Lock()
-	c, done, closed := s.conns[name], s.conns[name] != nil, s.closed
+	c, closed := s.conns[name], s.closed
 	s.mu.Unlock()
 	if closed {
 		return nil, errors.New("chat is shutting down")
 	}
-	if done {
+	if c != nil {
 		return c.tools, nil
 	}
 	c, err := s.dial(ctx, name, cfg)
