@@ -3,7 +3,6 @@ package tool
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -70,8 +69,8 @@ func (g Grant) covers(need Grant) bool {
 	}
 	switch g.Kind {
 	case GrantRead, GrantWrite:
-		rel, err := filepath.Rel(g.Value, need.Value)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		_, in := under(g.Value, need.Value)
+		return in
 	case GrantShell:
 		return hasCommandPrefix(need.Value, g.Value)
 	}

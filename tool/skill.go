@@ -81,13 +81,8 @@ func FindSkills(dirs ...SkillDir) (skills []Skill, problems []error) {
 
 // inside reports whether path, links resolved, is under dir's resolved path.
 func inside(dir, path string) bool {
-	d, err1 := filepath.EvalSymlinks(dir)
-	p, err2 := filepath.EvalSymlinks(path)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	rel, err := filepath.Rel(d, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	_, in := under(realPath(dir), realPath(path))
+	return in
 }
 
 func readSkill(dir string) (Skill, error) {
@@ -198,11 +193,8 @@ func (s *Skills) Advertisement() string {
 func (s *Skills) ReadGrants() []Grant {
 	var out []Grant
 	for _, sk := range s.List {
-		dir := sk.Dir
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = real // what the file tools resolve a path to
-		}
-		out = append(out, Grant{Kind: GrantRead, Value: dir})
+		// Resolved as the file tools resolve the paths they are asked for.
+		out = append(out, Grant{Kind: GrantRead, Value: realPath(sk.Dir)})
 	}
 	return out
 }

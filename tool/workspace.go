@@ -78,8 +78,8 @@ func (w Workspace) target(p string) (*fileTarget, error) {
 	}
 	abs = realPath(filepath.Clean(abs))
 	t := &fileTarget{abs: abs, dir: root}
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, in := under(root, abs)
+	if !in {
 		t.outside = true
 		t.dir, t.name = filepath.Dir(abs), filepath.Base(abs)
 		if st, err := os.Stat(abs); err == nil && st.IsDir() {
@@ -99,6 +99,12 @@ func (w Workspace) target(p string) (*fileTarget, error) {
 }
 
 // realPath resolves symlinks in the existing part of p.
+// under reports whether path is dir or below it, and its path from dir.
+func under(dir, path string) (rel string, ok bool) {
+	rel, err := filepath.Rel(dir, path)
+	return rel, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 func realPath(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {
 		return r
