@@ -166,7 +166,10 @@ func (d *Delegate) Run(ctx context.Context, raw json.RawMessage) (string, error)
 
 // spawn builds the sub-agent id for def, called by caller.
 func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, mayDelegate bool) (*Agent, error) {
-	tools := caller.Tools()
+	caller.cfgMu.Lock()
+	o := caller.o
+	caller.cfgMu.Unlock()
+	tools := o.Tools
 	if len(def.Tools) > 0 {
 		var err error
 		if tools, err = def.ResolveTools(d.Tools); err != nil {
@@ -178,15 +181,12 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 	}
 	model := def.Model
 	if model == "" {
-		model = caller.Model()
+		model = o.Model
 	}
 	system := def.Instructions
 	if system == "" {
 		system = "You are a sub-agent. Do the task you are given, using the tools when they help, and answer with what the caller needs: it sees only your final answer."
 	}
-	caller.cfgMu.Lock()
-	o := caller.o
-	caller.cfgMu.Unlock()
 	child := New(Options{
 		ID: id, Depth: depth, Client: o.Client, Model: model, System: system, Tools: tools,
 		Listeners:   o.Listeners.ForSubAgent(id),
@@ -195,7 +195,7 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 		NoStream:    o.NoStream, Temperature: def.Options.Temperature, TopP: def.Options.TopP,
 		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt,
 	})
-	if model == caller.Model() {
+	if model == o.Model {
 		child.window.Store(caller.window.Load())
 	}
 	return child, nil
