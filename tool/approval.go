@@ -23,6 +23,15 @@ type Review struct {
 	Warning       string // said when asking: "127.0.0.1 is a loopback address"
 	// Grants are what the call needs; an "always" answer records them.
 	Grants []Grant
+	// Confined: the command runs in the sandbox; only deny lists (and what
+	// they cannot see through) stop or ask.
+	Confined bool
+	// LeavesBox: the model asks to run outside the sandbox; only the person
+	// may allow it, each time (not --yes, allow lists or "always").
+	LeavesBox bool
+	// AskAlways: no allow list or "always" answer covers it (a command
+	// with no sandbox to run in where one was wanted); --yes still does.
+	AskAlways bool
 
 	file *fileTarget // a file tool's target, resolved once at review
 	host *hostPin    // fetch_url's address, resolved once at review
@@ -165,7 +174,7 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		needs = []Grant{{Kind: GrantTool, Value: r.Tool}} // no narrower scope: the tool
 	}
 	if c := r.Review.Command; c != "" {
-		sh := analyzeShell(c)
+		sh := analyzeShell(c, r.Review.Target)
 		for _, cmd := range sh.commands {
 			for _, prefix := range p.DenyShell {
 				if cmd.matches(prefix) {
@@ -175,12 +184,16 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		}
 		// A part deny_shell cannot see into may hide a denied command:
 		// nothing but a person may allow it.
-		if len(sh.opaque) > 0 && len(p.DenyShell) > 0 {
+		if opaque := sh.opaqueTo(p.DenyShell); len(opaque) > 0 {
 			mustAsk = true
+			r.Why = append(r.Why, opaque...)
+		}
+		if r.Review.Confined && !mustAsk {
+			return Decision{Verdict: Allow}, nil // the box confines it
 		}
 		r.Why = append(r.Why, sh.risky...)
 		needs = nil
-		if len(sh.risky) == 0 {
+		if len(sh.risky) == 0 && !r.Review.AskAlways && !r.Review.LeavesBox {
 			for i, cmd := range sh.commands {
 				if !sh.wrappers[i] && !p.shellAllowed(cmd) {
 					needs = append(needs, Grant{Kind: GrantShell, Value: cmd.grantPrefix()})
@@ -191,11 +204,15 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 			}
 		}
 	}
+	if r.Review.LeavesBox {
+		mustAsk = true
+		r.Why = append(r.Why, "it leaves the sandbox")
+	}
 	if !mustAsk {
 		if !r.Review.NeedsApproval || p.AllowAll || slices.Contains(p.AllowTools, r.Tool) {
 			return Decision{Verdict: Allow}, nil
 		}
-		if len(r.Why) == 0 && len(needs) > 0 && p.granted(needs) {
+		if len(r.Why) == 0 && len(needs) > 0 && !r.Review.AskAlways && p.granted(needs) {
 			return Decision{Verdict: Allow}, nil
 		}
 	}
@@ -206,7 +223,7 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		}
 		return Decision{Verdict: Deny, Reason: r.Tool + " needs the user's approval" + why + ", and nobody can give it in this mode (the user can rerun with --yes or allow the tool in the config)"}, nil
 	}
-	if len(r.Why) == 0 {
+	if len(r.Why) == 0 && !r.Review.AskAlways {
 		r.Always = dedupe(needs)
 	}
 	d, err := a.Approve(ctx, r)

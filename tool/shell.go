@@ -7,13 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/chatrepl/chat/internal/clip"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
-// RunShell runs a command with bash in the working directory. It needs
-// approval. Output streams to the person as it comes; on cancel or timeout
+// RunShell runs a command with bash in the working directory. In a
+// sandbox mode it runs in the box without asking (deny lists still
+// apply); a command the model asks to run outside the box always asks the
+// person. Output streams to the person as it comes; on cancel or timeout
 // the whole process group is killed, so nothing it started lives on.
 type RunShell struct {
 	Workspace
@@ -24,12 +30,28 @@ type RunShell struct {
 const shellWaitDelay = 500 * time.Millisecond
 
 type shellArgs struct {
-	Command string `json:"command"`
-	Timeout int    `json:"timeout_seconds"`
+	Command       string `json:"command"`
+	Timeout       int    `json:"timeout_seconds"`
+	Unsandboxed   bool   `json:"unsandboxed"`
+	Justification string `json:"justification"`
 }
 
-// Review asks, unless the policy finds every command in the line on the
-// allow list; the policy parses the command, not this tool.
+// Description says what the box allows, so the model knows when to ask
+// for more.
+func (s RunShell) Description() string {
+	d := s.described.Description()
+	switch c := s.Shell; {
+	case c.Boxed() && c.Mode == sandbox.ReadOnly:
+		return d + " Commands run in a read-only sandbox without network: they can write nowhere. If a command truly needs more, set unsandboxed with a justification; the user decides."
+	case c.Boxed():
+		return d + " Commands run in a sandbox without asking: they may write only in the working directory (not .git/ or .chat/) and the temporary directory, and have no network. If a command truly needs the network or a write elsewhere, set unsandboxed with a justification; the user decides."
+	}
+	return d + " The user approves commands (some may be allowed by their configuration)."
+}
+
+// Review: in a box, nothing to ask (the policy still applies deny
+// lists); leaving the box asks whatever else says yes; without a box the
+// policy parses the command.
 func (s RunShell) Review(_ context.Context, raw json.RawMessage) (Review, error) {
 	var a shellArgs
 	if err := json.Unmarshal(raw, &a); err != nil {
@@ -38,7 +60,23 @@ func (s RunShell) Review(_ context.Context, raw json.RawMessage) (Review, error)
 	if a.Command == "" {
 		return Review{}, errors.New("command is empty")
 	}
-	return Review{NeedsApproval: true, Summary: "run: " + a.Command, Command: a.Command, Target: s.root()}, nil
+	r := Review{NeedsApproval: true, Summary: "run: " + a.Command, Command: a.Command, Target: s.root()}
+	switch c := s.Shell; {
+	case c.Boxed() && a.Unsandboxed:
+		why := strings.TrimSpace(a.Justification)
+		if why == "" {
+			why = "(no reason given)"
+		}
+		r.Summary = "run OUTSIDE the sandbox: " + a.Command
+		r.Warning = "the model asks to run this outside the sandbox (network, writes anywhere): " + clip.String(why, 300)
+		r.LeavesBox = true
+	case c.Boxed():
+		r.NeedsApproval, r.Confined = false, true
+	case c.AsksEveryCommand():
+		r.Warning = "no sandbox on this system (" + c.Unavailable + "): the command runs unconfined"
+		r.AskAlways = true
+	}
+	return r, nil
 }
 
 func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) {
@@ -52,20 +90,22 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-c", a.Command)
-	cmd.Dir = s.root()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// The group: bash and everything it started.
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A child left running in the background (a server started with &)
-	// keeps the output pipe open; do not wait for it once bash is done.
-	cmd.WaitDelay = shellWaitDelay
 	out := &shellOutput{ctx: ctx, max: s.maxOutput()}
-	cmd.Stdout, cmd.Stderr = out, out
-	err := cmd.Run()
-	// When WaitDelay lets Run return, a copy of output may still be in
-	// Write: taking the lock waits for it, and nothing is reported after
-	// the call's result.
+	// What runs is what was reviewed: a call reviewed for the box never
+	// leaves it.
+	boxed := s.Shell.Boxed()
+	if r, ok := Reviewed(ctx); ok {
+		boxed = r.Confined
+	}
+	var status int
+	var err error
+	if boxed {
+		status, err = s.runBoxed(ctx, a.Command, out)
+	} else {
+		status, err = s.runDirect(ctx, a.Command, out)
+	}
+	// When output is still being copied, taking the lock waits for it,
+	// and nothing is reported after the call's result.
 	out.mu.Lock()
 	out.closed = true
 	out.mu.Unlock()
@@ -75,18 +115,68 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 		return "", fmt.Errorf("the command timed out after %s and was killed; output so far:\n%s", timeout, text)
 	case ctx.Err() != nil:
 		return "", ctx.Err()
-	}
-	status := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		status = exit.ExitCode()
-	} else if err != nil && !errors.Is(err, exec.ErrWaitDelay) {
+	case err != nil:
 		return "", err
 	}
 	if text == "" {
 		text = "(no output)\n"
 	}
+	if boxed && status != 0 && sandboxRefusal(text) {
+		text += "[the sandbox refused an operation: writes outside the working directory (and in .git/ or .chat/) and the network are not allowed; if this command truly needs them, call run_shell again with unsandboxed and a justification]\n"
+	}
 	return fmt.Sprintf("%s[exit status %d]", text, status), nil
+}
+
+// sandboxRefusal spots the errors a refusal by the box produces.
+func sandboxRefusal(out string) bool {
+	for _, m := range []string{"Permission denied", "Read-only file system", "Operation not permitted", "Network is unreachable", "Could not resolve host", "Temporary failure in name resolution", "Connection refused"} {
+		if strings.Contains(out, m) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s RunShell) env() []string {
+	if s.Shell == nil {
+		return nil // this process's
+	}
+	return s.Shell.Env
+}
+
+func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput) (int, error) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return 0, err
+	}
+	box, err := s.Shell.running()
+	if err != nil {
+		return 0, err
+	}
+	return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
+}
+
+func (s RunShell) runDirect(ctx context.Context, command string, out *shellOutput) (int, error) {
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir = s.root()
+	cmd.Env = s.env()
+	// Its own group, and dead with chat even after a kill -9.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// The group: bash and everything it started.
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A child left running in the background (a server started with &)
+	// keeps the output pipe open; do not wait for it once bash is done.
+	cmd.WaitDelay = shellWaitDelay
+	cmd.Stdout, cmd.Stderr = out, out
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return exit.ExitCode(), nil
+	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+		return 0, err
+	}
+	return 0, nil
 }
 
 // shellOutput collects a command's output, keeping the head and the tail

@@ -29,6 +29,10 @@ type shellAnalysis struct {
 	wrappers map[int]bool
 	risky    []string
 	opaque   []string
+	dir      string   // the working directory, to tell paths outside it
+	words    []string // every literal word, for what deny must not miss
+	line     string
+	gitKeys  *[]string // the repository's program-running git config, read once
 }
 
 // computed stands for a word the shell computes when the line runs.
@@ -37,10 +41,23 @@ const computed = "\x00computed"
 // maxShellDepth bounds how deep sh -c strings and eval are parsed.
 const maxShellDepth = 6
 
-func analyzeShell(line string) shellAnalysis {
-	var a shellAnalysis
+func analyzeShell(line, dir string) shellAnalysis {
+	a := shellAnalysis{dir: dir, line: line}
+	if tooBigToCheck(line) {
+		a.opaquef("the command is too long or too deeply nested to check")
+		return a
+	}
 	a.parse(line, 0)
 	return a
+}
+
+// opaqueTo is what a deny list cannot see through: the opaque parts, and
+// mentions of a denied command outside the places checked as commands.
+func (a shellAnalysis) opaqueTo(deny []string) []string {
+	if len(deny) == 0 {
+		return nil
+	}
+	return append(slices.Clone(a.opaque), denyMentions(a.line, a.words, deny)...)
 }
 
 func (a *shellAnalysis) riskyf(format string, args ...any) {
@@ -68,6 +85,12 @@ func (a *shellAnalysis) parse(line string, depth int) {
 		return
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		a.node(n)
+		if w, ok := n.(*syntax.Word); ok {
+			if s, ok := literal(w); ok {
+				a.words = append(a.words, s)
+			}
+		}
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			a.call(n, depth)
@@ -86,6 +109,14 @@ func (a *shellAnalysis) parse(line string, depth int) {
 
 func (a *shellAnalysis) redirect(r *syntax.Redirect) {
 	target, ok := literal(r.Word)
+	if ok && networkRedirect(target) {
+		a.opaquef("it opens a network connection (%s)", target)
+	}
+	if ok && r.Op == syntax.RdrIn {
+		if out := outsidePaths([]string{target}, a.dir); len(out) > 0 {
+			a.riskyf("it reads a file outside the working directory (%s)", target)
+		}
+	}
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
 		if !ok || target != "/dev/null" {
@@ -103,6 +134,10 @@ func (a *shellAnalysis) call(c *syntax.CallExpr, depth int) {
 		a.riskyf("it sets variables (%s=…)", c.Assigns[0].Name.Value)
 	}
 	if len(c.Args) == 0 {
+		return
+	}
+	if globName(c.Args[0]) {
+		a.opaquef("the command name %s is a pattern bash expands", wordText(c.Args[0]))
 		return
 	}
 	words := make([]string, 0, len(c.Args))
@@ -132,6 +167,10 @@ func (a *shellAnalysis) command(words []string, depth int) {
 		a.opaquef("a command name is computed when it runs")
 		return
 	}
+	if hasGlob(words[0]) {
+		a.opaquef("the command name %s is a pattern", words[0])
+		return
+	}
 	prog := path.Base(words[0])
 	if prog != words[0] && strings.Contains(words[0], "/") {
 		words = append([]string{prog}, words[1:]...)
@@ -139,6 +178,19 @@ func (a *shellAnalysis) command(words []string, depth int) {
 	a.commands = append(a.commands, shellCommand(words))
 	index := len(a.commands) - 1
 	args := words[1:]
+	a.builtinRisk(prog, args)
+	if out := outsidePaths(args, a.dir); len(out) > 0 {
+		a.riskyf("it names a path outside the working directory (%s)", strings.Join(out, " "))
+	}
+	if prog == "git" {
+		if a.gitKeys == nil {
+			keys := gitRunsPrograms(a.dir)
+			a.gitKeys = &keys
+		}
+		if len(*a.gitKeys) > 0 {
+			a.opaquef("the repository's git config makes git run programs (%s)", strings.Join(*a.gitKeys, ", "))
+		}
+	}
 	for _, arg := range args {
 		if hasGlob(arg) && riskyFlags[prog] != nil {
 			a.riskyf("%s is given a pattern (%s) that could expand to options", prog, arg)
@@ -147,7 +199,11 @@ func (a *shellAnalysis) command(words []string, depth int) {
 	for _, flag := range riskyFlags[prog] {
 		for _, arg := range args {
 			if isFlag(arg, flag) {
-				a.riskyf("%s %s can run or write something else", prog, flag)
+				if slices.Contains(writeFlags[prog], flag) {
+					a.riskyf("%s %s writes where it is told", prog, flag)
+				} else {
+					a.opaquef("%s %s can run another program", prog, flag)
+				}
 			}
 		}
 	}
@@ -169,7 +225,10 @@ func (a *shellAnalysis) command(words []string, depth int) {
 			if w.risky != "" {
 				a.riskyf("%s", w.risky)
 			}
-			rest, setsVars, str := w.skip(args)
+			rest, setsVars, str, unknown := w.skip(args)
+			if len(unknown) > 0 {
+				a.opaquef("%s is given options the policy does not know (%s)", prog, strings.Join(unknown, " "))
+			}
 			if w.risky == "" && (len(rest) > 0 || str != "") {
 				if a.wrappers == nil {
 					a.wrappers = map[int]bool{}
@@ -221,7 +280,8 @@ func (a *shellAnalysis) shell(prog string, args []string, depth int) {
 			return
 		}
 		if !strings.HasPrefix(arg, "-") && !strings.HasPrefix(arg, "+") {
-			return // a script file: the command is "bash script.sh"
+			a.opaquef("%s runs a script file (%s), which the policy does not read", prog, arg)
+			return
 		}
 	}
 	a.opaquef("%s reads the commands to run from its input", prog)
@@ -244,55 +304,66 @@ func (a *shellAnalysis) find(args []string, depth int) {
 
 // wrapper is a program that runs the command in its arguments.
 type wrapper struct {
-	valueFlags []string // options that take the next word as their value
-	positional int      // leading operands before the command (timeout's duration)
-	risky      string   // why using it at all asks
-	env        bool     // NAME=value words before the command set variables
-	stringFlag string   // an option whose value is a whole command line (env -S)
+	boolFlags   []string // options without a value
+	valueFlags  []string // options that take the next word as their value
+	positional  int      // leading operands before the command (timeout's duration)
+	risky       string   // why using it at all asks
+	env         bool     // NAME=value words before the command set variables
+	stringFlags []string // options whose value is a whole command line (env -S)
 }
 
 var wrappers = map[string]wrapper{
-	"command": {},
+	"command": {boolFlags: []string{"-p", "-v", "-V"}},
 	"builtin": {},
-	"exec":    {valueFlags: []string{"-a"}},
+	"exec":    {boolFlags: []string{"-c", "-l"}, valueFlags: []string{"-a"}},
 	"nohup":   {},
-	"time":    {valueFlags: []string{"-f", "-o", "--format", "--output"}},
+	"time":    {boolFlags: []string{"-p", "-v", "-a", "-q", "--portability", "--verbose", "--append", "--quiet"}, valueFlags: []string{"-f", "-o", "--format", "--output"}},
 	"nice":    {valueFlags: []string{"-n", "--adjustment"}},
-	"ionice":  {valueFlags: []string{"-c", "-n", "--class", "--classdata"}},
-	"timeout": {valueFlags: []string{"-s", "-k", "--signal", "--kill-after"}, positional: 1},
-	"stdbuf":  {valueFlags: []string{"-i", "-o", "-e"}},
-	"setsid":  {},
-	"env":     {valueFlags: []string{"-u", "-C", "--unset", "--chdir"}, env: true, stringFlag: "-S"},
-	"sudo":    {valueFlags: []string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}, risky: "sudo runs a command as another user", env: true},
-	"doas":    {valueFlags: []string{"-u", "-C"}, risky: "doas runs a command as another user"},
-	"xargs":   {valueFlags: []string{"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--replace"}, risky: "xargs runs a command built from its input"},
-	"watch":   {valueFlags: []string{"-n", "--interval"}, risky: "watch runs a command repeatedly"},
+	"ionice":  {boolFlags: []string{"-t", "--ignore"}, valueFlags: []string{"-c", "-n", "--class", "--classdata"}},
+	"timeout": {boolFlags: []string{"--preserve-status", "--foreground", "-v", "--verbose"}, valueFlags: []string{"-s", "-k", "--signal", "--kill-after"}, positional: 1},
+	"stdbuf":  {valueFlags: []string{"-i", "-o", "-e", "--input", "--output", "--error"}},
+	"setsid":  {boolFlags: []string{"-c", "-f", "-w", "--ctty", "--fork", "--wait"}},
+	"env":     {boolFlags: []string{"-", "-i", "--ignore-environment", "-0", "--null", "-v", "--debug"}, valueFlags: []string{"-u", "-C", "--unset", "--chdir"}, env: true, stringFlags: []string{"-S", "--split-string"}},
+	"sudo": {boolFlags: []string{"-E", "-H", "-n", "-b", "-i", "-s", "-k", "-K", "-S", "-P", "-A", "--preserve-env", "--non-interactive", "--login", "--shell"},
+		valueFlags: []string{"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"}, risky: "sudo runs a command as another user", env: true},
+	"doas":  {boolFlags: []string{"-n", "-s"}, valueFlags: []string{"-u", "-C"}, risky: "doas runs a command as another user"},
+	"xargs": {boolFlags: []string{"-0", "-t", "-p", "-r", "-x", "--null", "--verbose", "--interactive", "--no-run-if-empty", "--exit"}, valueFlags: []string{"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter", "--max-args", "--max-procs", "--replace"}, risky: "xargs runs a command built from its input"},
+	"watch": {boolFlags: []string{"-d", "-t", "-b", "-e", "-g", "-c", "-x", "-p", "-w"}, valueFlags: []string{"-n", "--interval"}, risky: "watch runs a command repeatedly"},
 }
 
 // skip returns the wrapped command, whether NAME=value words set
-// variables for it, and a command line given as a string (env -S).
-func (w wrapper) skip(args []string) (rest []string, setsVars bool, str string) {
-	i := 0
-	for ; i < len(args); i++ {
+// variables for it, a command line given as a string (env -S), and the
+// options it does not know (which may hide a command).
+func (w wrapper) skip(args []string) (rest []string, setsVars bool, str string, unknown []string) {
+	for i := 0; i < len(args); i++ {
 		arg := args[i]
+		name, _, hasValue := strings.Cut(arg, "=")
 		switch {
 		case arg == "--":
-			i++
-			return w.operands(args[i:], setsVars, str)
-		case w.stringFlag != "" && arg == w.stringFlag && i+1 < len(args):
-			return nil, setsVars, args[i+1]
-		case w.stringFlag != "" && strings.HasPrefix(arg, w.stringFlag) && len(arg) > len(w.stringFlag):
-			return nil, setsVars, arg[len(w.stringFlag):]
+			rest, setsVars, str = w.operands(args[i+1:], setsVars, str)
+			return rest, setsVars, str, unknown
+		case slices.Contains(w.stringFlags, arg) && i+1 < len(args):
+			return nil, setsVars, args[i+1], unknown
+		case strings.HasPrefix(arg, "--") && hasValue && slices.Contains(w.stringFlags, name):
+			return nil, setsVars, arg[len(name)+1:], unknown
+		case len(arg) > 2 && arg[1] != '-' && slices.Contains(w.stringFlags, arg[:2]):
+			return nil, setsVars, arg[2:], unknown
 		case slices.Contains(w.valueFlags, arg):
 			i++
+		case slices.Contains(w.boolFlags, arg):
+		case strings.HasPrefix(arg, "--") && hasValue && slices.Contains(w.valueFlags, name):
+		case len(arg) > 2 && arg[1] != '-' && slices.Contains(w.valueFlags, arg[:2]):
+			// -n5, -oL: the value attached
 		case strings.HasPrefix(arg, "-") && len(arg) > 1:
+			unknown = append(unknown, arg)
 		case w.env && strings.Contains(arg, "=") && !strings.HasPrefix(arg, "="):
 			setsVars = true
 		default:
-			return w.operands(args[i:], setsVars, str)
+			rest, setsVars, str = w.operands(args[i:], setsVars, str)
+			return rest, setsVars, str, unknown
 		}
 	}
-	return nil, setsVars, str
+	return nil, setsVars, str, unknown
 }
 
 func (w wrapper) operands(args []string, setsVars bool, str string) ([]string, bool, string) {
@@ -302,11 +373,25 @@ func (w wrapper) operands(args []string, setsVars bool, str string) ([]string, b
 	return args[w.positional:], setsVars, str
 }
 
+// writeFlags are the riskyFlags that only write a file; the others run
+// another program, which deny cannot see.
+var writeFlags = map[string][]string{
+	"go":   {"-o", "-cpuprofile", "-coverprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"},
+	"git":  {"--output", "-o"},
+	"sed":  {"-i", "--in-place"},
+	"sort": {"-o", "--output"},
+	"curl": {"-o", "--output", "-O", "--remote-name"},
+	"wget": {"-O", "-o", "--output-document", "--output-file"},
+	"time": {"-o", "--output"},
+}
+
 // riskyFlags are the options with which an otherwise harmless program runs
 // another program or writes where it is told: they always ask.
 var riskyFlags = map[string][]string{
-	"go":    {"-exec", "-toolexec", "-o", "-vettool", "-overlay", "-modfile", "-pgo"},
-	"git":   {"-c", "--config-env", "--output", "-o", "--exec", "--exec-path", "--upload-pack", "--receive-pack", "-u", "-O", "--open-files-in-pager", "--ext-diff", "--textconv"},
+	"go": {"-exec", "-toolexec", "-o", "-vettool", "-overlay", "-modfile", "-pgo", "-ldflags", "-gcflags", "-asmflags", "-gccgoflags", "-cpuprofile",
+		"-coverprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir"},
+	"git": {"-c", "--config-env", "--output", "-o", "--exec", "--exec-path", "--upload-pack", "--receive-pack", "-u", "-O", "--open-files-in-pager", "--ext-diff", "--textconv",
+		"-C", "--git-dir", "--work-tree", "--no-index"},
 	"find":  {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"},
 	"sed":   {"-i", "--in-place"},
 	"sort":  {"-o", "--output", "--compress-program"},

@@ -24,6 +24,9 @@ import (
 type Workspace struct {
 	Root      string
 	MaxOutput int // bytes a tool may return before truncation (default 64 KiB)
+	// Shell is where run_shell's commands run; nil runs them directly
+	// with this process's environment (tests).
+	Shell *Confinement
 }
 
 func (w Workspace) maxOutput() int {

@@ -1,0 +1,147 @@
+package tool
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/chatrepl/chat/tool/sandbox"
+)
+
+// Confinement is where run_shell's commands run: in a sandbox box shared
+// by the run's shells (started at the first command), or directly. It is
+// decided once per run from the config and the kernel; nothing a model
+// sends can change it.
+type Confinement struct {
+	// Wanted is the mode the person chose; Mode is the one in force (Off
+	// when the kernel has no Landlock).
+	Wanted, Mode sandbox.Mode
+	// Unavailable says why there is no box when one was wanted.
+	Unavailable string
+	Spec        sandbox.Spec
+	// Env is every child's environment, secrets removed.
+	Env []string
+
+	mu    sync.Mutex
+	box   *sandbox.Box
+	notes string
+}
+
+// NewConfinement settles the mode: a box mode where the kernel has
+// Landlock, else Off with the reason in Unavailable.
+func NewConfinement(spec sandbox.Spec, env []string) *Confinement {
+	c := &Confinement{Wanted: spec.Mode, Mode: spec.Mode, Spec: spec, Env: env}
+	if spec.Mode != sandbox.Off {
+		if s := sandbox.Probe(); s.ABI == 0 {
+			c.Mode, c.Unavailable = sandbox.Off, s.Why
+		}
+	}
+	return c
+}
+
+// Boxed reports whether commands run in a box.
+func (c *Confinement) Boxed() bool { return c != nil && c.Mode != sandbox.Off }
+
+// AsksEveryCommand is the fallback where a box was wanted and the kernel
+// cannot make one: every command asks.
+func (c *Confinement) AsksEveryCommand() bool { return c != nil && c.Unavailable != "" }
+
+// running returns the box, starting it (again, if it ended).
+func (c *Confinement) running() (*sandbox.Box, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.box != nil && c.box.Alive() {
+		return c.box, nil
+	}
+	b, err := sandbox.Start(c.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
+	}
+	c.box, c.notes = b, b.Notes()
+	return b, nil
+}
+
+// Close ends the box and whatever still runs in it.
+func (c *Confinement) Close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.box != nil {
+		c.box.Close()
+	}
+}
+
+// Describe is one line for /tools and the start notice.
+func (c *Confinement) Describe() string {
+	switch {
+	case c == nil || c.Wanted == sandbox.Off:
+		return "sandbox off: every command is judged by the policy and, where it asks, by you"
+	case c.Unavailable != "":
+		return "NO SANDBOX: " + c.Unavailable + "; every command asks before it runs (unconfined)"
+	}
+	c.mu.Lock()
+	notes := c.notes
+	c.mu.Unlock()
+	s := "sandbox " + string(c.Mode) + ": "
+	if c.Mode == sandbox.ReadOnly {
+		s += "commands run without asking and can write nowhere"
+	} else {
+		s += "commands run without asking; they write only in the working directory (not .git/ or .chat/), the temporary directory"
+		if len(c.Spec.Writable) > 0 {
+			s += ", " + strings.Join(c.Spec.Writable, ", ")
+		}
+	}
+	s += "; no network; no secrets in their environment"
+	if notes != "" {
+		s += " (" + notes + ")"
+	}
+	return s
+}
+
+// secretWords mark an environment variable as a secret by its name.
+var secretWords = []string{"KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH"}
+
+// ChildEnv is environ without secrets: every variable whose name holds one
+// of secretWords, or whose value is one of the values given (the API key
+// under any name), unless keep names it.
+func ChildEnv(environ, keep, secretValues []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		if !keepEnv(name, keep) && (secretName(name) || isSecretValue(value, secretValues)) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func keepEnv(name string, keep []string) bool {
+	for _, k := range keep {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
+
+func secretName(name string) bool {
+	up := strings.ToUpper(name)
+	for _, w := range secretWords {
+		if strings.Contains(up, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func isSecretValue(v string, secrets []string) bool {
+	for _, s := range secrets {
+		if len(s) >= 8 && strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
