@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,8 @@ type Config struct {
 	Tools ToolsConfig `toml:"tools"`
 	// MCP are the MCP servers the model may connect to, by name.
 	MCP map[string]MCPConfig `toml:"mcp"`
+	// Sandbox confines the commands the agent runs.
+	Sandbox SandboxConfig `toml:"sandbox"`
 	// Yes approves every tool call (--yes).
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
@@ -103,6 +106,23 @@ type ToolsConfig struct {
 	SubAgentsOnly []string `toml:"sub_agents_only"`
 }
 
+// SandboxConfig is the [sandbox] table:
+//
+//	[sandbox]
+//	mode = "workspace-write"        # or "read-only", or "off" (the policy and prompts decide)
+//	writable = ["~/.cache/go-build"]  # more roots commands may write under
+//	env_keep = ["GOPRIVATE_TOKEN"]  # secret-looking variables children may still see
+//	hidden = ["~/work/secrets"]     # more paths that look empty inside the sandbox
+type SandboxConfig struct {
+	Mode     string   `toml:"mode"`
+	Writable []string `toml:"writable"`
+	EnvKeep  []string `toml:"env_keep"`
+	Hidden   []string `toml:"hidden"`
+}
+
+// SandboxModes are the values of [sandbox] mode and --sandbox.
+var SandboxModes = []string{"workspace-write", "read-only", "off"}
+
 // MCPConfig is an MCP server in the config file, run as a command (stdio)
 // or reached at a URL (streamable HTTP):
 //
@@ -148,6 +168,7 @@ type Flags struct {
 	NoStream               *bool
 	Yes                    *bool
 	ContextWindow          *int
+	Sandbox                *string
 }
 
 // Steps is the effective step budget. Load has checked max_steps.
@@ -235,6 +256,13 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 		c.Yes = true
 		c.Sources["yes"] = "flag --yes"
 	}
+	if f.Sandbox != nil {
+		c.Sandbox.Mode = *f.Sandbox
+		c.Sources["sandbox.mode"] = "flag --sandbox"
+	}
+	if m := c.Sandbox.Mode; m != "" && !slices.Contains(SandboxModes, m) {
+		return c, fmt.Errorf("sandbox mode %q (%s): use %s", m, c.sourceOf("sandbox.mode"), strings.Join(SandboxModes, ", "))
+	}
 	if f.ContextWindow != nil {
 		c.ContextWindow = *f.ContextWindow
 		c.Sources["context_window"] = "flag --context-window"
@@ -244,6 +272,13 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 		c.Sources["no_stream"] = "flag --no-stream"
 	}
 	return c, nil
+}
+
+func (c Config) sourceOf(key string) string {
+	if s := c.Sources[key]; s != "" {
+		return s
+	}
+	return "config"
 }
 
 // Resolve fills the API key from api_key_cmd when needed and decides the

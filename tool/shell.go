@@ -161,7 +161,7 @@ func (s RunShell) runDirect(ctx context.Context, command string, out *shellOutpu
 	cmd.Dir = s.root()
 	cmd.Env = s.env()
 	// Its own group, and dead with chat even after a kill -9.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = groupDyingWithChat()
 	// The group: bash and everything it started.
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A child left running in the background (a server started with &)

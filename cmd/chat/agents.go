@@ -229,7 +229,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			available, err := toolSet(d, config.Config{})
+			available, _, err := toolSet(d, config.Config{})
 			if err != nil {
 				return err
 			}
@@ -253,7 +253,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err := json.Unmarshal(b, &def); err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			available, err := toolSet(d, config.Config{})
+			available, _, err := toolSet(d, config.Config{})
 			if err != nil {
 				return err
 			}

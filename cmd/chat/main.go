@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // exitError ends the process with code after the error was already shown
@@ -15,6 +17,9 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func main() {
+	// A box is chat re-executed: it confines itself and runs commands.
+	sandbox.ServeIfAsked()
+	keepEnvironPrivate()
 	d := defaultDeps()
 	err := newRootCmd(d, nil).Execute()
 	if err == nil {

@@ -29,6 +29,8 @@ type deps struct {
 	// signals delivers SIGINT/SIGTERM; stop undoes the subscription.
 	signals func() (<-chan os.Signal, func())
 	workdir func() (string, error)
+	// environ is the environment children start from (secrets removed).
+	environ func() []string
 }
 
 func defaultDeps() deps {
@@ -47,6 +49,7 @@ func defaultDeps() deps {
 			return ch, func() { signal.Stop(ch) }
 		},
 		workdir: os.Getwd,
+		environ: os.Environ,
 	}
 }
 
@@ -73,14 +76,15 @@ type rootOptions struct {
 	noStream               bool
 	fullscreen             bool
 
-	cont   bool
-	resume string
-	noSave bool
-	files  []string
-	agent  string
-	schema string
-	yes    bool
-	ctxWin int
+	cont    bool
+	resume  string
+	noSave  bool
+	files   []string
+	agent   string
+	schema  string
+	yes     bool
+	ctxWin  int
+	sandbox string
 }
 
 // runFunc runs `chat` once its flags and config are read: print mode or
@@ -106,8 +110,9 @@ func newRootCmd(d deps, runF runFunc) *cobra.Command {
 		Use:   "chat",
 		Short: "Chat with an LLM agent over any OpenAI-compatible endpoint",
 		Long: `chat talks to any OpenAI-compatible endpoint (OpenAI, OpenRouter, Groq, DeepSeek,
-vLLM, llama.cpp, Ollama, LM Studio …). The model can read and list files in the
-working directory; a step budget bounds each turn.
+vLLM, llama.cpp, Ollama, LM Studio …). The model can read, write and search files in the
+working directory, and run commands in a sandbox (Landlock: writes only in the
+working directory, no network, no secrets); a step budget bounds each turn.
 
 With -p, or when stdin is not a terminal, chat answers once and exits:
 exit status 0 on success, 1 on error, 130 when interrupted.`,
@@ -140,7 +145,8 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "print mode: attach a file to the prompt (images, text; repeatable)")
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
-	f.BoolVarP(&o.yes, "yes", "y", false, "approve every tool call (writes and shell commands too)")
+	f.BoolVarP(&o.yes, "yes", "y", false, "approve every tool call (writes, and shell commands outside the sandbox's reach); never leaves the sandbox")
+	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
@@ -158,7 +164,7 @@ func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, erro
 		Model: given(changed, "model", &o.model), BaseURL: given(changed, "base-url", &o.baseURL),
 		System: given(changed, "system", &o.system), MaxSteps: given(changed, "max-steps", &o.maxSteps),
 		NoStream: given(changed, "no-stream", &o.noStream), Yes: given(changed, "yes", &o.yes),
-		ContextWindow: given(changed, "context-window", &o.ctxWin),
+		ContextWindow: given(changed, "context-window", &o.ctxWin), Sandbox: given(changed, "sandbox", &o.sandbox),
 	}
 	return loadConfigFile(d, o, fl)
 }

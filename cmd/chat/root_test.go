@@ -28,6 +28,7 @@ func testDeps(t *testing.T, env map[string]string) (deps, *bytes.Buffer, *bytes.
 		stdinHasData: func() bool { return false },
 		exit:         func(int) {},
 		workdir:      func() (string, error) { return wd, nil },
+		environ:      func() []string { return nil },
 	}, &out, &errOut
 }
 

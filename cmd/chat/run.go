@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/chatrepl/chat/agent"
@@ -16,6 +17,7 @@ import (
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
 	"github.com/chatrepl/chat/tool/mcpclient"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // defaultSystem is the system prompt when none is configured.
@@ -71,16 +73,52 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 }
 
 // toolSet is the built-in tools in the working directory, with the
-// config's approval policy (and --yes).
-func toolSet(d deps, cfg config.Config) (*tool.Set, error) {
+// config's approval policy (and --yes) and sandbox.
+func toolSet(d deps, cfg config.Config) (*tool.Set, *tool.Confinement, error) {
 	wd, err := d.workdir()
+	if err != nil {
+		return nil, nil, err
+	}
+	shell, err := confinement(d, cfg, wd)
+	if err != nil {
+		return nil, nil, err
+	}
+	set := tool.NewSet(tool.Builtins(tool.Workspace{Root: wd, MaxOutput: cfg.Tools.MaxOutput, Shell: shell})...)
+	set.Policy = &tool.Policy{AllowAll: cfg.Yes, AllowTools: cfg.Tools.Allow, DenyTools: cfg.Tools.Deny,
+		AllowShell: cfg.Tools.AllowShell, DenyShell: cfg.Tools.DenyShell}
+	return set, shell, nil
+}
+
+// confinement is where run_shell's commands run, from [sandbox] and
+// --sandbox; the children's environment leaves out the API key and every
+// secret-looking variable.
+func confinement(d deps, cfg config.Config, wd string) (*tool.Confinement, error) {
+	mode, err := sandbox.ParseMode(cfg.Sandbox.Mode)
 	if err != nil {
 		return nil, err
 	}
-	set := tool.NewSet(tool.Builtins(tool.Workspace{Root: wd, MaxOutput: cfg.Tools.MaxOutput})...)
-	set.Policy = &tool.Policy{AllowAll: cfg.Yes, AllowTools: cfg.Tools.Allow, DenyTools: cfg.Tools.Deny,
-		AllowShell: cfg.Tools.AllowShell, DenyShell: cfg.Tools.DenyShell}
-	return set, nil
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = real
+	}
+	home := d.getenv("HOME")
+	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home),
+		Hidden: append(sandbox.DefaultHidden(home), expandPaths(append(cfg.Sandbox.Hidden,
+			xdg.Config.Chat(d.getenv), xdg.Data.Chat(d.getenv), xdg.State.Chat(d.getenv)), home)...)}
+	return tool.NewConfinement(spec, tool.ChildEnv(d.environ(), cfg.Sandbox.EnvKeep, []string{cfg.APIKey})), nil
+}
+
+// expandPaths makes config paths absolute: ~/ is home.
+func expandPaths(paths []string, home string) []string {
+	var out []string
+	for _, p := range paths {
+		if strings.HasPrefix(p, "~/") && home != "" {
+			p = filepath.Join(home, p[2:])
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			out = append(out, abs)
+		}
+	}
+	return out
 }
 
 // resolveEndpoint settles where the model is: the configuration, else a
@@ -125,6 +163,7 @@ type wired struct {
 	host  *sessionHost
 	sess  *session.Session
 	tools *tool.Set
+	shell *tool.Confinement
 	name  string // the agent definition in use ("" for the default)
 	ext   extended
 }
@@ -143,10 +182,14 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		return nil, err
 	}
 	w := &wired{host: host, sess: sess}
-	full, err := toolSet(d, cfg)
+	full, shell, err := toolSet(d, cfg)
 	if err != nil {
 		host.close()
 		return nil, err
+	}
+	w.shell = shell
+	if shell.AsksEveryCommand() {
+		fmt.Fprintf(d.stderr, "chat: %s\n", shell.Describe())
 	}
 	full.Approver = approver
 	if w.ext, err = extensions(d, o, cfg, full); err != nil {
@@ -235,6 +278,7 @@ func (w *wired) connectEager(ctx context.Context, d deps) {
 // close ends the run: the session file, and every MCP server process.
 func (w *wired) close() {
 	w.host.close()
+	w.shell.Close()
 	if w.ext.mcp != nil {
 		_ = w.ext.mcp.Close()
 	}

@@ -50,7 +50,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 		oaitest.Answer{Text: "file written"},
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"sleep 300 & echo $! > child.pid; wait"}`}}},
 		oaitest.Answer{Text: "after the cancel"})
-	tm := startTerm(t, srv)
+	tm := startTerm(t, srv, "--sandbox", "off")
 	tm.ask("write hello.txt")
 	tm.waitFor("+hello", 10*time.Second) // the diff, before anything is written
 	if _, err := os.Stat(filepath.Join(tm.dir, "hello.txt")); err == nil {

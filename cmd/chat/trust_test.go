@@ -38,7 +38,11 @@ func TestApprovalsHoldOnEveryPath(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	secret := filepath.Join(t.TempDir(), "secret.txt")
 	_ = os.WriteFile(secret, []byte("OUTSIDE-SECRET\n"), 0o600)
+	// The prompts are what this tests: the sandbox is off.
 	writeConfig(t, home, `
+[sandbox]
+mode = "off"
+
 [agents.withtools]
 instructions = "You have tools."
 tools = ["run_shell", "write_file", "read_file"]
@@ -107,7 +111,7 @@ func TestTUIAgentSwitchStillAsks(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t)
 	srv.SetFallback(attacker("/etc/hostname"))
-	tm := startTermConfig(t, srv, "", "[agents.helper]\ninstructions = \"Help.\"\n")
+	tm := startTermConfig(t, srv, "", "[sandbox]\nmode = \"off\"\n[agents.helper]\ninstructions = \"Help.\"\n")
 	tm.ask("/agent helper")
 	tm.ask("hello")
 	tm.waitFor("touch pwned-shell", 10*time.Second)
@@ -235,7 +239,7 @@ func TestTUIBurstDoesNotAnswer(t *testing.T) {
 	srv := oaitest.New(t,
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"touch ran"}`}}},
 		oaitest.Answer{Text: "finished"})
-	tm := startTerm(t, srv)
+	tm := startTerm(t, srv, "--sandbox", "off")
 	tm.ask("do it")
 	tm.waitFor("touch ran", 10*time.Second)
 	tm.typeText("also check this")
@@ -333,7 +337,7 @@ func TestStepBudgetHasOneMeaning(t *testing.T) {
 func TestShellPolicyThroughTheBinary(t *testing.T) {
 	t.Parallel()
 	home, dir := t.TempDir(), t.TempDir()
-	writeConfig(t, home, "[tools]\nallow_shell = [\"echo\"]\ndeny_shell = [\"rm\"]\n")
+	writeConfig(t, home, "[sandbox]\nmode = \"off\"\n[tools]\nallow_shell = [\"echo\"]\ndeny_shell = [\"rm\"]\n")
 	_ = os.WriteFile(filepath.Join(dir, "victim"), []byte("keep me"), 0o600)
 	shell := func(id, command string) oaitest.Answer {
 		args, _ := json.Marshal(map[string]string{"command": command})

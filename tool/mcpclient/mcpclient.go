@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
@@ -143,7 +144,14 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 	case cfg.Command != "":
 		cmd := exec.Command(cfg.Command, cfg.Args...)
 		cmd.Dir = s.workdir
-		cmd.Env = os.Environ()
+		// What the MCP SDKs give a server (no API key, no token), plus
+		// what its entry configures.
+		cmd.Env = nil
+		for _, k := range []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"} {
+			if v := s.getenv(k); v != "" {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+		}
 		for k, v := range cfg.Env {
 			cmd.Env = append(cmd.Env, k+"="+os.Expand(v, s.getenv))
 		}
@@ -155,8 +163,12 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		for k, v := range cfg.Headers {
 			headers[k] = os.Expand(v, s.getenv)
 		}
+		u, err := url.Parse(cfg.URL)
+		if err != nil {
+			return nil, err
+		}
 		transport = &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1, DisableStandaloneSSE: true,
-			HTTPClient: &http.Client{Transport: headerTransport{headers: headers}}}
+			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, origin: origin(u)}, CheckRedirect: sameOrigin(u)}}
 	}
 	session, err := s.client.Connect(ctx, transport, nil)
 	if err != nil {
@@ -193,15 +205,36 @@ func isObjectSchema(b []byte) bool {
 	return json.Unmarshal(b, &v) == nil && v.Type == "object"
 }
 
-// headerTransport adds the configured headers to every request.
-type headerTransport struct{ headers map[string]string }
+// headerTransport adds the configured headers to every request to the
+// configured origin, and to no other: they often carry a token.
+type headerTransport struct {
+	headers map[string]string
+	origin  string
+}
 
 func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
+	if origin(r.URL) == h.origin {
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// sameOrigin refuses a redirect away from the configured server.
+func sameOrigin(u *url.URL) func(*http.Request, []*http.Request) error {
+	return func(r *http.Request, via []*http.Request) error {
+		if origin(r.URL) != origin(u) {
+			return fmt.Errorf("the MCP server redirected to %s, another origin: not followed", origin(r.URL))
+		}
+		if len(via) >= 10 {
+			return errors.New("too many redirects")
+		}
+		return nil
+	}
 }
 
 // States describes every server, for /mcp.

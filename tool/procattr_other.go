@@ -1,0 +1,7 @@
+//go:build !linux
+
+package tool
+
+import "syscall"
+
+func groupDyingWithChat() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

@@ -1,0 +1,38 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+)
+
+// ServeIfAsked does nothing where there is no box.
+func ServeIfAsked() {}
+
+// Support is what this kernel offers.
+type Support struct {
+	ABI int
+	Why string
+}
+
+// Probe: only Linux has Landlock.
+func Probe() Support {
+	return Support{Why: "Landlock is Linux's; this system has no sandbox chat can use"}
+}
+
+// Box is never started here.
+type Box struct{}
+
+// Start fails: there is no sandbox on this system.
+func Start(Spec) (*Box, error) { return nil, errors.New("no sandbox on this system") }
+
+func (*Box) Notes() string    { return "" }
+func (*Box) Namespaces() bool { return false }
+func (*Box) Close()           {}
+func (*Box) Alive() bool      { return false }
+func (*Box) Run(context.Context, []string, []string, string, io.Writer, time.Duration) (int, error) {
+	return 0, errors.New("no sandbox on this system")
+}
