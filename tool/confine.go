@@ -1,7 +1,7 @@
 package tool
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -23,7 +23,7 @@ type Confinement struct {
 	Env []string
 
 	mu    sync.Mutex
-	box   *sandbox.Box
+	boxes map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
 	notes string
 }
 
@@ -46,18 +46,30 @@ func (c *Confinement) Boxed() bool { return c != nil && c.Mode != sandbox.Off }
 // cannot make one: every command asks.
 func (c *Confinement) AsksEveryCommand() bool { return c != nil && c.Unavailable != "" }
 
-// running returns the box, starting it (again, if it ended).
-func (c *Confinement) running() (*sandbox.Box, error) {
+// running returns the box (confined) or the plain one, which confines
+// nothing but makes the commands' children die with chat; it starts
+// them (again, if one ended).
+func (c *Confinement) running(confined bool) (*sandbox.Box, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.box != nil && c.box.Alive() {
-		return c.box, nil
+	if b := c.boxes[confined]; b != nil && b.Alive() {
+		return b, nil
 	}
-	b, err := sandbox.Start(c.Spec)
+	spec := c.Spec
+	if !confined {
+		spec = sandbox.Spec{Mode: sandbox.Off, Workdir: c.Spec.Workdir}
+	}
+	b, err := sandbox.Start(spec)
 	if err != nil {
-		return nil, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
+		return nil, err
 	}
-	c.box, c.notes = b, b.Notes()
+	if c.boxes == nil {
+		c.boxes = map[bool]*sandbox.Box{}
+	}
+	c.boxes[confined] = b
+	if confined {
+		c.notes = b.Notes()
+	}
 	return b, nil
 }
 
@@ -68,9 +80,22 @@ func (c *Confinement) Close() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.box != nil {
-		c.box.Close()
+	for _, b := range c.boxes {
+		b.Close()
 	}
+}
+
+// State is run_shell's row in /tools.
+func (c *Confinement) State(p *Policy) string {
+	switch {
+	case p != nil && slices.Contains(p.DenyTools, "run_shell"):
+		return p.State("run_shell", false)
+	case c.Boxed():
+		return "runs in the sandbox"
+	case c.AsksEveryCommand():
+		return "asks (no sandbox)"
+	}
+	return p.State("run_shell", false)
 }
 
 // Describe is one line for /tools and the start notice.

@@ -149,14 +149,24 @@ func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput
 	if err != nil {
 		return 0, err
 	}
-	box, err := s.Shell.running()
+	box, err := s.Shell.running(true)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
 	}
 	return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
 }
 
+// runDirect runs a command unconfined: in the plain box where it can
+// start (so what the command leaves running dies with chat), else as a
+// child of chat.
 func (s RunShell) runDirect(ctx context.Context, command string, out *shellOutput) (int, error) {
+	if s.Shell != nil {
+		if bash, err := exec.LookPath("bash"); err == nil {
+			if box, err := s.Shell.running(false); err == nil {
+				return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
+			}
+		}
+	}
 	cmd := exec.CommandContext(ctx, "bash", "-c", command)
 	cmd.Dir = s.root()
 	cmd.Env = s.env()

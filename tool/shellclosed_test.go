@@ -120,3 +120,53 @@ func decideIn(t *testing.T, p *Policy, line, dir string) (string, bool) {
 	}
 	return "allow", asked
 }
+
+// TestNoSandboxAsksEveryCommand: where a sandbox was wanted and the kernel
+// has none, every command asks: allow lists and "always" do not cover it,
+// the prompt says it runs unconfined; --yes is the person's own answer.
+func TestNoSandboxAsksEveryCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	shell := RunShell{Workspace: Workspace{Root: dir, Shell: &Confinement{Wanted: "workspace-write", Mode: "off", Unavailable: "this kernel has no Landlock"}}}
+	review, err := shell.Review(context.Background(), []byte(`{"command":"ls"}`))
+	if err != nil || !review.AskAlways || !strings.Contains(review.Warning, "unconfined") {
+		t.Fatalf("%+v %v", review, err)
+	}
+	p := &Policy{AllowShell: []string{"ls"}}
+	p.Grant(Grant{Kind: GrantShell, Value: "ls"})
+	asked := false
+	d, _ := p.decide(context.Background(), Request{Tool: "run_shell", Review: review}, ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		asked = true
+		if len(r.Always) > 0 {
+			t.Errorf("always offered without a sandbox: %v", r.Always)
+		}
+		return Decision{Verdict: Deny}, nil
+	}))
+	if !asked || d.Verdict != Deny {
+		t.Fatal("an allowed command ran without a sandbox and without asking")
+	}
+	p.AllowAll = true
+	if d, _ := p.decide(context.Background(), Request{Tool: "run_shell", Review: review}, nil); d.Verdict != Allow {
+		t.Fatal("--yes did not approve")
+	}
+}
+
+// TestLeavingAsksWhateverElseSaysYes: --yes, allow_tools, allow_shell and
+// "always" never let a command out of the box; only a person's answer.
+func TestLeavingAsksWhateverElseSaysYes(t *testing.T) {
+	t.Parallel()
+	shell := RunShell{Workspace: Workspace{Root: t.TempDir(), Shell: &Confinement{Wanted: "workspace-write", Mode: "workspace-write"}}}
+	review, _ := shell.Review(context.Background(), []byte(`{"command":"ls","unsandboxed":true,"justification":"network"}`))
+	p := &Policy{AllowAll: true, AllowTools: []string{"run_shell"}, AllowShell: []string{"ls"}}
+	p.Grant(Grant{Kind: GrantShell, Value: "ls"})
+	if d, _ := p.decide(context.Background(), Request{Tool: "run_shell", Review: review}, nil); d.Verdict != Deny {
+		t.Fatal("left the box with nobody to ask")
+	}
+	inBox, _ := shell.Review(context.Background(), []byte(`{"command":"touch x"}`))
+	if d, _ := (&Policy{}).decide(context.Background(), Request{Tool: "run_shell", Review: inBox}, nil); d.Verdict != Allow {
+		t.Fatal("a command in the box asked")
+	}
+	if d, _ := (&Policy{DenyShell: []string{"touch"}}).decide(context.Background(), Request{Tool: "run_shell", Review: inBox}, nil); d.Verdict != Deny {
+		t.Fatal("deny_shell did not apply in the box")
+	}
+}

@@ -213,6 +213,9 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		for _, t := range m.opts.Tools() {
 			b.WriteString(fmt.Sprintf("\n  %-11s %-26s %s", visibleLine(t.Name), t.State, truncateWidth(visibleLine(t.Description), max(m.width-42, 10))))
 		}
+		if m.opts.Sandbox != nil {
+			b.WriteString("\n" + wrap(visibleLine(m.opts.Sandbox()), max(m.width-2, 20)))
+		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/skills":
 		if len(m.opts.Skills) == 0 {

@@ -40,6 +40,8 @@ type Options struct {
 	Approvals *Approvals
 	// Tools lists the tools and how each is treated, for /tools.
 	Tools func() []ToolState
+	// Sandbox says where commands run, for /tools.
+	Sandbox func() string
 	// Skills are the skills found, for /skills.
 	Skills []tool.Skill
 	// MCP lists the MCP servers and their state, for /mcp (nil: none).

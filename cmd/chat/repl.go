@@ -57,10 +57,15 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Tools: func() []tui.ToolState {
 			var out []tui.ToolState
 			for _, t := range a.Tools().All() {
-				out = append(out, tui.ToolState{Name: t.Name(), State: available.Policy.State(t.Name(), tool.Confined(t)), Description: t.Description()})
+				state := available.Policy.State(t.Name(), tool.Confined(t))
+				if _, shell := t.(tool.RunShell); shell {
+					state = w.shell.State(available.Policy)
+				}
+				out = append(out, tui.ToolState{Name: t.Name(), State: state, Description: t.Description()})
 			}
 			return out
 		},
+		Sandbox: w.shell.Describe,
 		SwitchAgent: func(name string) error {
 			def, ok := defs[name]
 			if !ok {

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,10 +45,11 @@ func TestPrintModeRefusesWithoutYes(t *testing.T) {
 // is gone and the session goes on.
 func TestTUIApproveThenCancelShell(t *testing.T) {
 	t.Parallel()
+	marker := fmt.Sprintf("chat-test-sleeper-%d-approve", os.Getpid())
 	srv := oaitest.New(t,
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"hello.txt","content":"hello\n"}`}}},
 		oaitest.Answer{Text: "file written"},
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"sleep 300 & echo $! > child.pid; wait"}`}}},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: fmt.Sprintf(`{"command":"(exec -a %s sleep 300) & echo started > child.pid; wait"}`, marker)}}},
 		oaitest.Answer{Text: "after the cancel"})
 	tm := startTerm(t, srv, "--sandbox", "off")
 	tm.ask("write hello.txt")
@@ -62,23 +63,12 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 		t.Fatalf("file %q", b)
 	}
 	tm.ask("start the server")
-	tm.waitFor("$ sleep 300", 10*time.Second)
+	tm.waitFor("$ (exec -a "+marker, 10*time.Second)
 	tm.answer("y")
-	var pid int
-	for deadline := time.Now().Add(5 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the command did not start")
-		}
-		b, _ := os.ReadFile(filepath.Join(tm.dir, "child.pid"))
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	}
+	waitForProcess(t, marker, true)
 	tm.keys("C-c")
 	tm.waitFor("⏹ cancelled", 5*time.Second)
-	for deadline := time.Now().Add(3 * time.Second); syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the command's child %d still runs", pid)
-		}
-	}
+	waitForProcess(t, marker, false)
 	tm.ask("next")
 	tm.waitFor("after the cancel", 10*time.Second)
 	if len(srv.Rejected()) > 0 {
@@ -113,4 +103,34 @@ func TestContextWindowPrecedence(t *testing.T) {
 	if got := caps(config.Config{}, "my-finetune", false); len(got) != 0 {
 		t.Fatalf("unknown: %v", got)
 	}
+}
+
+// waitForProcess waits (10 s at most) until a process whose command line
+// holds marker runs (running) or none does. Pids inside a sandbox are not
+// the host's, so a marker names the process.
+func waitForProcess(t *testing.T, marker string, running bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if (len(processesWith(marker)) > 0) == running {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 10s, a process %q running: %v", marker, !running)
+		}
+	}
+}
+
+func processesWith(marker string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && strings.Contains(string(b), marker) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -47,6 +48,9 @@ func NewServer() *mcp.Server {
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "fail", Description: "Always fails."}, func(context.Context, *mcp.CallToolRequest, waitArgs) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "it failed on purpose"}}}, nil, nil
+	})
+	mcp.AddTool(s, &mcp.Tool{Name: "get_env", Description: "Returns the server's environment (as the reference server's get-env does)."}, func(context.Context, *mcp.CallToolRequest, waitArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(os.Environ(), "\n")}}}, nil, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "Waits until cancelled."}, func(ctx context.Context, _ *mcp.CallToolRequest, _ waitArgs) (*mcp.CallToolResult, any, error) {
 		<-ctx.Done()

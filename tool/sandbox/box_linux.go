@@ -58,15 +58,17 @@ func serve(specJSON string) int {
 	// the box is not already the first process of a PID namespace).
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	var notes []string
-	if spec.Namespaces {
-		n, err := enterNamespaces(spec)
-		if err != nil {
-			return fail(ctl, err)
+	if spec.Mode != Off {
+		if spec.Namespaces {
+			n, err := enterNamespaces(spec)
+			if err != nil {
+				return fail(ctl, err)
+			}
+			notes = n
 		}
-		notes = n
-	}
-	if err := restrict(spec); err != nil {
-		return fail(ctl, fmt.Errorf("landlock: %w", err))
+		if err := restrict(spec); err != nil {
+			return fail(ctl, fmt.Errorf("landlock: %w", err))
+		}
 	}
 	if err := send(int(ctl.Fd()), reply{Ready: true, Notes: strings.Join(notes, "; ")}, nil); err != nil {
 		return 1

@@ -62,7 +62,9 @@ func Start(spec Spec) (*Box, error) {
 		if b, err = start(spec); err != nil {
 			return nil, err
 		}
-		b.notes = strings.TrimPrefix(b.notes+"; ", "; ") + "no namespaces (" + nsErr.Error() + "): the network is cut by Landlock (TCP only), credential folders are not hidden, and new entries at the top of the working directory cannot be made"
+		if spec.Mode != Off {
+			b.notes = strings.TrimPrefix(b.notes+"; ", "; ") + "no namespaces (" + nsErr.Error() + "): the network is cut by Landlock (TCP only), credential folders are not hidden, and new entries at the top of the working directory cannot be made"
+		}
 	}
 	return b, nil
 }
@@ -94,6 +96,11 @@ func start(spec Spec) (*Box, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if spec.Namespaces {
 		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+		if spec.Mode == Off {
+			// No confinement: only a PID namespace, so that every command's
+			// children die with chat.
+			cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID
+		}
 		if uid, gid := os.Getuid(), os.Getgid(); uid != 0 {
 			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
 			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}

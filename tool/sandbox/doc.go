@@ -11,7 +11,9 @@
 // cannot be undone from inside. chat itself is never restricted.
 //
 // The box dies with chat (Pdeathsig), and as the first process of its PID
-// namespace it takes every command's children with it.
+// namespace it takes every command's children with it. Mode Off gets a
+// box too, with only the PID namespace: nothing is confined, but nothing
+// a command started outlives chat.
 //
 // This package must not decide what needs a person: it confines; the tool
 // package's policy asks. It imports nothing from the project.
