@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/mcptest"
 	"github.com/chatrepl/chat/internal/oaitest"
