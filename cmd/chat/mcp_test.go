@@ -72,7 +72,7 @@ func TestMCPStdioInTheREPL(t *testing.T) {
 	tm.waitFor("the server said: echo: hello from the model", 10*time.Second)
 	pid := mcptest.PID(t, pidFile)
 	tm.ask("/mcp")
-	tm.waitFor("t__echo, t__fail, t__wait", 5*time.Second)
+	tm.waitFor("t__echo, t__fail, t__get_env, t__wait", 5*time.Second)
 	tm.keys("C-d")
 	tm.exitStatus(10 * time.Second)
 	mcptest.WaitGone(t, pid)

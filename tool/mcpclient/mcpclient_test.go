@@ -89,7 +89,7 @@ func TestInProcessServer(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if st := servers.States(); st[0].Status != "connected" || len(st[0].Tools) != 3 {
+	if st := servers.States(); st[0].Status != "connected" || len(st[0].Tools) != 4 {
 		t.Fatalf("%+v", st)
 	}
 }
