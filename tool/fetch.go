@@ -20,13 +20,19 @@ import (
 
 // FetchURL gets a web page and returns its readable text. Every fetch
 // asks (an "always" answer covers the host), since with free reads in the
-// working directory a fetch could carry anything out. The host is
-// resolved once, at review, and the connection goes to that address, so
-// DNS cannot switch it afterwards; each redirect is put to the policy
-// again; credentials in a URL are never sent.
+// working directory a fetch could carry anything out. Nothing is looked
+// up before the person answers (a lookup of <secret>.attacker.example
+// would carry the secret out through DNS); the host is resolved once,
+// after, and the connection goes to that address, so DNS cannot switch
+// it afterwards; an address that is not public which the person was not
+// told of asks again (an "always" for the host does not cover a rebind to
+// loopback); each redirect is put to the policy again; credentials in a
+// URL are never sent.
 type FetchURL struct {
 	described[fetchURLName]
 	MaxBytes int64 // what is read of a body (default 2 MiB)
+	// Lookup resolves a host (default: the system's resolver).
+	Lookup func(ctx context.Context, host string) ([]net.IPAddr, error)
 }
 
 // hostPin is a host and the addresses it resolved to at review.
@@ -35,7 +41,7 @@ type hostPin struct {
 	ips      []net.IP
 }
 
-// Review resolves the host and says when it is not a public address.
+// Review says when the host is plainly not public; it looks nothing up.
 func (f FetchURL) Review(ctx context.Context, raw json.RawMessage) (Review, error) {
 	var args struct{ URL string }
 	if err := json.Unmarshal(raw, &args); err != nil {
@@ -67,34 +73,66 @@ func redactURL(s string) string {
 	return s
 }
 
-func reviewURL(ctx context.Context, u *url.URL) (Review, error) {
+func reviewURL(_ context.Context, u *url.URL) (Review, error) {
+	host := u.Hostname()
+	pin := &hostPin{hostport: hostPort(u)}
+	r := Review{NeedsApproval: true, Summary: "fetch " + u.String(), Target: u.String(), host: pin,
+		Grants: []Grant{{Kind: GrantHost, Value: pin.hostport}}}
+	switch ip := net.ParseIP(host); {
+	case ip != nil:
+		pin.ips = []net.IP{ip}
+		if kind := localKind(ip); kind != "" {
+			r.Warning = fmt.Sprintf("%s is %s address: a fetch can reach services that are not public", host, kind)
+		}
+	case host == "localhost" || strings.HasSuffix(host, ".localhost"):
+		r.Warning = host + " is a loopback address: a fetch can reach services that are not public"
+	}
+	return r, nil
+}
+
+func hostPort(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
-	host := u.Hostname()
-	var ips []net.IP
-	if ip := net.ParseIP(host); ip != nil {
-		ips = []net.IP{ip}
-	} else {
-		addrs, err := net.DefaultResolver.LookupIPAddr(ctx, host)
-		if err != nil {
-			return Review{}, fmt.Errorf("GET %s: cannot resolve %s: %v", u, host, err)
-		}
-		for _, a := range addrs {
-			ips = append(ips, a.IP)
-		}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// resolve finds where an approved review's host is, once. An address
+// that is not public, when the person was not told of one, is put to the
+// policy again under its own grant.
+func (f FetchURL) resolve(ctx context.Context, u *url.URL, rv Review) (*hostPin, error) {
+	if rv.host != nil && len(rv.host.ips) > 0 {
+		return rv.host, nil
 	}
-	pin := &hostPin{hostport: net.JoinHostPort(host, port), ips: ips}
-	r := Review{NeedsApproval: true, Summary: "fetch " + u.String(), Target: u.String(), host: pin,
-		Grants: []Grant{{Kind: GrantHost, Value: pin.hostport}}}
-	for _, ip := range ips {
+	lookup := f.Lookup
+	if lookup == nil {
+		lookup = net.DefaultResolver.LookupIPAddr
+	}
+	host := u.Hostname()
+	addrs, err := lookup(ctx, host)
+	if err != nil {
+		return nil, fmt.Errorf("GET %s: cannot resolve %s: %v", u, host, err)
+	}
+	pin := &hostPin{hostport: hostPort(u)}
+	for _, a := range addrs {
+		pin.ips = append(pin.ips, a.IP)
+	}
+	if rv.Warning != "" {
+		return pin, nil
+	}
+	for _, ip := range pin.ips {
 		if kind := localKind(ip); kind != "" {
-			r.Warning = fmt.Sprintf("%s is %s address (%s): a fetch can reach services that are not public", host, kind, ip)
+			again := Review{NeedsApproval: true, Summary: "fetch " + u.String(), Target: u.String(),
+				Warning: fmt.Sprintf("%s resolves to %s address (%s): a fetch can reach services that are not public", host, kind, ip),
+				Grants:  []Grant{{Kind: GrantHost, Value: pin.hostport + " at " + strings.TrimPrefix(kind, "a ") + " address"}}}
+			if err := Authorize(ctx, again); err != nil {
+				return nil, err
+			}
 			break
 		}
 	}
-	return r, nil
+	return pin, nil
 }
 
 // localKind names an address that is not on the public internet.
@@ -130,13 +168,9 @@ func (p *pins) add(h *hostPin) {
 }
 
 func (p *pins) has(u *url.URL) bool {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.m[net.JoinHostPort(u.Hostname(), port)] != nil
+	return p.m[hostPort(u)] != nil
 }
 
 func (p *pins) dial(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -173,8 +207,12 @@ func (f FetchURL) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 			return "", err
 		}
 	}
+	pin, err := f.resolve(ctx, u, rv)
+	if err != nil {
+		return "", err
+	}
 	pinned := &pins{m: map[string][]net.IP{}}
-	pinned.add(rv.host)
+	pinned.add(pin)
 	client := &http.Client{
 		Transport: &http.Transport{Proxy: nil, DialContext: pinned.dial, TLSHandshakeTimeout: 10 * time.Second,
 			ResponseHeaderTimeout: 20 * time.Second},
@@ -194,7 +232,11 @@ func (f FetchURL) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 			if err := Authorize(ctx, next); err != nil {
 				return fmt.Errorf("the redirect to %s was refused: %w", req.URL, err)
 			}
-			pinned.add(next.host)
+			pin, err := f.resolve(ctx, req.URL, next)
+			if err != nil {
+				return fmt.Errorf("the redirect to %s was refused: %w", req.URL, err)
+			}
+			pinned.add(pin)
 			return nil
 		},
 	}
