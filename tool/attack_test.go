@@ -325,3 +325,35 @@ func TestFetchLooksNothingUpBeforeTheAnswer(t *testing.T) {
 		t.Fatalf("a rebind to loopback did not ask again: asked %d %+v", len(asked), r)
 	}
 }
+
+// TestApprovedWriteKeepsItsPath: a folder of an approved path swapped for
+// a link inside the working directory while the prompt waits does not
+// lead the write elsewhere (sub/pre-commit landed in .git/hooks).
+func TestApprovedWriteKeepsItsPath(t *testing.T) {
+	t.Parallel()
+	for _, tool := range []string{"write_file", "edit_file"} {
+		ws, dir := workspace(t)
+		_ = os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755)
+		_ = os.MkdirAll(filepath.Join(dir, "sub", "deep"), 0o755)
+		_ = os.WriteFile(filepath.Join(dir, "sub", "deep", "pre-commit"), []byte("old"), 0o644)
+		_ = os.MkdirAll(filepath.Join(dir, ".git", "hooks", "deep"), 0o755)
+		_ = os.WriteFile(filepath.Join(dir, ".git", "hooks", "deep", "pre-commit"), []byte("old"), 0o755)
+		set := NewSet(Builtins(ws)...)
+		set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
+			_ = os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "sub-moved"))
+			_ = os.Symlink(filepath.Join(".git", "hooks"), filepath.Join(dir, "sub"))
+			return Decision{Verdict: Allow}, nil
+		})
+		args := map[string]any{"path": "sub/deep/pre-commit", "content": "pwned"}
+		if tool == "edit_file" {
+			args = map[string]any{"path": "sub/deep/pre-commit", "old_string": "old", "new_string": "pwned"}
+		}
+		r := call(set, tool, args)
+		if b, _ := os.ReadFile(filepath.Join(dir, ".git", "hooks", "deep", "pre-commit")); string(b) != "old" {
+			t.Fatalf("%s: the write followed the swapped link: %q (%+v)", tool, b, r)
+		}
+		if r.Err == nil || !strings.Contains(r.Content, "changed") {
+			t.Errorf("%s: %+v", tool, r)
+		}
+	}
+}

@@ -57,6 +57,10 @@ type fileTarget struct {
 	dir     string      // the confining directory: the workspace, or (outside) the target's own
 	name    string      // the target within dir ("." for dir itself)
 	dirID   os.FileInfo // dir as it was at review
+	// path are the folders between dir and the target as they were at
+	// review (nil for one that did not exist yet): a folder swapped for a
+	// link while the prompt waited cannot lead the write elsewhere.
+	path []os.FileInfo
 }
 
 // ErrChanged is a target whose directory was replaced between review and run.
@@ -98,7 +102,67 @@ func (w Workspace) target(p string) (*fileTarget, error) {
 		return nil, fmt.Errorf("%s: the directory %s cannot be used: %v", p, t.dir, err)
 	}
 	t.dirID = st
+	if st != nil {
+		for _, c := range t.folders() {
+			fi, _ := os.Lstat(filepath.Join(t.dir, c))
+			t.path = append(t.path, fi)
+		}
+	}
 	return t, nil
+}
+
+// folders are the paths from dir of the folders that hold the target.
+func (t *fileTarget) folders() []string {
+	var out []string
+	parts := strings.Split(filepath.Dir(t.name), string(filepath.Separator))
+	for i := range parts {
+		if parts[i] != "." && parts[i] != "" {
+			out = append(out, filepath.Join(parts[:i+1]...))
+		}
+	}
+	return out
+}
+
+// parent opens the folder that holds the target, one folder at a time,
+// each checked to be the one reviewed (or, if it did not exist then,
+// made now), and returns it with the target's name in it.
+func (t *fileTarget) parent(create bool) (*os.Root, string, error) {
+	cur, err := t.root()
+	if err != nil {
+		return nil, "", err
+	}
+	for i, c := range t.folders() {
+		name := filepath.Base(c)
+		var want os.FileInfo
+		if i < len(t.path) {
+			want = t.path[i]
+		}
+		if want == nil {
+			if !create {
+				cur.Close()
+				return nil, "", fs.ErrNotExist
+			}
+			if err := cur.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				cur.Close()
+				return nil, "", err
+			}
+			if want, err = cur.Lstat(name); err != nil || !want.IsDir() {
+				cur.Close()
+				return nil, "", ErrChanged
+			}
+		}
+		next, err := cur.OpenRoot(name)
+		cur.Close()
+		if err != nil {
+			return nil, "", fmt.Errorf("%w (%v)", ErrChanged, err)
+		}
+		if st, err := next.Stat("."); err != nil || !os.SameFile(st, want) {
+			next.Close()
+			return nil, "", ErrChanged
+		}
+		cur = next
+	}
+	return cur, filepath.Base(t.name), nil
 }
 
 // realPath resolves symlinks in the existing part of p.
@@ -174,12 +238,15 @@ func (t *fileTarget) root() (*os.Root, error) {
 // open opens the target for reading. It never blocks on a FIFO and
 // refuses anything but a regular file before reading a byte.
 func (t *fileTarget) open() (*os.File, error) {
-	root, err := t.root()
+	if t.name == "." {
+		return nil, &regular.NotRegularError{Name: t.abs, Mode: fs.ModeDir}
+	}
+	root, name, err := t.parent(false)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	return regular.OpenIn(root, t.name)
+	return regular.OpenIn(root, name)
 }
 
 // readAll reads the whole target, refusing one larger than limit.
@@ -203,28 +270,25 @@ func (t *fileTarget) readAll(limit int64) ([]byte, error) {
 // renamed over it, keeping the old file's mode. It creates missing
 // directories inside the workspace.
 func (t *fileTarget) write(data []byte) error {
-	root, err := t.root()
+	if t.name == "." {
+		return &regular.NotRegularError{Name: t.abs, Mode: fs.ModeDir}
+	}
+	root, name, err := t.parent(true)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
 	mode := os.FileMode(0o644)
-	if st, err := root.Lstat(t.name); err == nil {
+	if st, err := root.Lstat(name); err == nil {
 		if !st.Mode().IsRegular() {
 			return &regular.NotRegularError{Name: t.name, Mode: st.Mode()}
 		}
 		mode = st.Mode().Perm()
 	}
-	dir := filepath.Dir(t.name)
-	if dir != "." {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
 	var tmp string
 	var f *os.File
 	for i := 0; ; i++ {
-		tmp = filepath.Join(dir, fmt.Sprintf(".chat-write-%d-%d", os.Getpid(), i))
+		tmp = fmt.Sprintf(".chat-write-%d-%d", os.Getpid(), i)
 		f, err = root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 		if err == nil || !errors.Is(err, fs.ErrExist) || i > 100 {
 			break
@@ -245,7 +309,7 @@ func (t *fileTarget) write(data []byte) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return root.Rename(tmp, t.name)
+	return root.Rename(tmp, name)
 }
 
 // readReview is the review of a read-only call: free inside the
