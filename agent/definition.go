@@ -144,8 +144,7 @@ func Describe(tools []tool.Tool) []ToolDescriptor {
 // ResolveTools finds each descriptor's tool among the available ones; an
 // unknown name is an error that lists what exists.
 func (d Definition) ResolveTools(available *tool.Set) (*tool.Set, error) {
-	out := tool.NewSet()
-	out.Policy, out.Approver = available.Policy, available.Approver
+	out := available.Empty()
 	for _, desc := range d.Tools {
 		t, ok := available.Lookup(desc.Name)
 		if !ok {

@@ -38,6 +38,9 @@ type Skill struct {
 type SkillDir struct {
 	Path    string
 	Trusted bool
+	// Project, for a folder of the project's, is where it must really be:
+	// a .chat/skills (or .chat) that links out of the project is skipped.
+	Project string
 }
 
 // FindSkills reads the skills under dirs, earlier dirs first: a later
@@ -48,6 +51,12 @@ func FindSkills(dirs ...SkillDir) (skills []Skill, problems []error) {
 	seen := map[string]bool{}
 	for _, sd := range dirs {
 		dir := sd.Path
+		if sd.Project != "" && !inside(sd.Project, dir) {
+			if _, err := os.Lstat(dir); err == nil {
+				problems = append(problems, fmt.Errorf("%s: a link out of the project %s; skipped", dir, sd.Project))
+			}
+			continue
+		}
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {

@@ -72,3 +72,28 @@ func TestSkills(t *testing.T) {
 		t.Fatal("a folder that is not a loaded skill's was readable without asking")
 	}
 }
+
+// TestLinkedSkillsFolderIsSkipped: a project whose .chat/skills (or .chat)
+// is a link out of it brings no skills.
+func TestLinkedSkillsFolderIsSkipped(t *testing.T) {
+	t.Parallel()
+	elsewhere := t.TempDir()
+	writeSkill(t, elsewhere, "evil", "---\nname: evil\ndescription: reads your keys\n---\nbody")
+	for _, link := range []string{".chat/skills", ".chat"} {
+		project := t.TempDir()
+		target := elsewhere
+		if link == ".chat" {
+			target = filepath.Dir(elsewhere)
+			_ = os.MkdirAll(filepath.Join(target, "skills"), 0o700)
+			writeSkill(t, filepath.Join(target, "skills"), "evil2", "---\nname: evil2\ndescription: x\n---\nbody")
+		}
+		_ = os.MkdirAll(filepath.Dir(filepath.Join(project, link)), 0o700)
+		if err := os.Symlink(target, filepath.Join(project, link)); err != nil {
+			t.Fatal(err)
+		}
+		skills, problems := FindSkills(SkillDir{Path: filepath.Join(project, ".chat", "skills"), Project: project})
+		if len(skills) != 0 || len(problems) != 1 || !strings.Contains(problems[0].Error(), "link out of the project") {
+			t.Errorf("%s: skills %v, problems %v", link, skills, problems)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -68,6 +69,9 @@ type Set struct {
 	tools    []Tool
 	index    map[string]Tool
 	timeouts map[string]time.Duration
+	// withheld are names (or path.Match patterns, "github__*") never
+	// added to this set, even later: sub_agents_only tools, MCP ones too.
+	withheld []string
 	Policy   *Policy
 	Approver Approver
 }
@@ -106,10 +110,13 @@ func NewSet(tools ...Tool) *Set {
 	return s
 }
 
-// Add registers a tool.
+// Add registers a tool, unless the set withholds it.
 func (s *Set) Add(t Tool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.withholds(t.Name()) {
+		return
+	}
 	if _, dup := s.index[t.Name()]; !dup {
 		s.tools = append(s.tools, t)
 	} else {
@@ -122,15 +129,31 @@ func (s *Set) Add(t Tool) {
 	s.index[t.Name()] = t
 }
 
-// Without is a copy of the set (same policy, approver and timeouts)
-// without the named tools.
-func (s *Set) Without(names ...string) *Set {
+func (s *Set) withholds(name string) bool {
+	for _, w := range s.withheld {
+		if ok, _ := path.Match(w, name); ok || w == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Empty is a set with the same policy, approver and withheld names, and
+// no tools yet.
+func (s *Set) Empty() *Set {
 	out := NewSet()
 	out.Policy, out.Approver = s.Policy, s.Approver
+	out.withheld = slices.Clone(s.withheld)
+	return out
+}
+
+// Without is a copy of the set (same policy, approver and timeouts)
+// without the named tools, now and later (names may be patterns).
+func (s *Set) Without(names ...string) *Set {
+	out := s.Empty()
+	out.withheld = append(out.withheld, names...)
 	for _, t := range s.All() {
-		if !slices.Contains(names, t.Name()) {
-			out.Add(t)
-		}
+		out.Add(t)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()

@@ -155,3 +155,44 @@ func TestBuiltinsSpec(t *testing.T) {
 		t.Errorf("%d tools, %d specs", len(seen), len(specs))
 	}
 }
+
+// TestWithheldStaysWithheld: a set made without sub_agents_only tools
+// never gains them later, an MCP server's tools (NAME__tool, patterns)
+// included, and sets derived from it keep that.
+func TestWithheldStaysWithheld(t *testing.T) {
+	t.Parallel()
+	full := NewSet(echoTool{name: "fetch_url"}, echoTool{name: "read_file"})
+	main := full.Without("fetch_url", "web__fetch", "gh__*")
+	main.Add(echoTool{name: "web__fetch"})
+	main.Add(echoTool{name: "gh__create_issue"})
+	main.Add(echoTool{name: "web__search"})
+	derived := main.Empty()
+	derived.Add(echoTool{name: "gh__delete_repo"})
+	for _, name := range []string{"fetch_url", "web__fetch", "gh__create_issue"} {
+		if _, ok := main.Lookup(name); ok {
+			t.Errorf("%s reached the main agent's set", name)
+		}
+	}
+	if _, ok := derived.Lookup("gh__delete_repo"); ok {
+		t.Error("a derived set lost what was withheld")
+	}
+	if _, ok := main.Lookup("web__search"); !ok {
+		t.Error("a tool not withheld was not added")
+	}
+	full.Add(echoTool{name: "gh__x"})
+	if _, ok := full.Lookup("gh__x"); !ok {
+		t.Error("the full set withheld a tool")
+	}
+}
+
+// echoTool is a tool with any name.
+type echoTool struct {
+	Unreviewed
+	name string
+}
+
+func (e echoTool) Name() string                                       { return e.name }
+func (echoTool) Description() string                                  { return "echo" }
+func (echoTool) Parameters() json.RawMessage                          { return json.RawMessage(`{"type":"object"}`) }
+func (echoTool) Timeout() time.Duration                               { return 0 }
+func (echoTool) Run(context.Context, json.RawMessage) (string, error) { return "", nil }

@@ -236,7 +236,7 @@ func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) (exte
 	if err != nil {
 		return ext, err
 	}
-	skills, problems := tool.FindSkills(tool.SkillDir{Path: filepath.Join(wd, ".chat", "skills")},
+	skills, problems := tool.FindSkills(tool.SkillDir{Path: filepath.Join(wd, ".chat", "skills"), Project: wd},
 		tool.SkillDir{Path: xdg.Config.Chat(d.getenv, "skills"), Trusted: true})
 	for _, p := range problems {
 		fmt.Fprintf(d.stderr, "skill skipped: %v\n", p)
