@@ -15,6 +15,9 @@
 // or the Approver asks the person; without an Approver what needs
 // approval is refused. The approved review reaches Run in the context, so
 // a file tool acts on the very target that was approved, through an
-// os.Root. The package imports nothing from the project and knows nothing
-// of agents or listeners.
+// os.Root. run_shell runs its commands in tool/sandbox's box (Confinement):
+// there only deny lists ask; leaving the box is always the person's
+// answer. Children never see the API key or secret-looking variables
+// (ChildEnv). The package imports nothing from the project but its own
+// sandbox and internal helpers, and knows nothing of agents or listeners.
 package tool
