@@ -38,6 +38,7 @@ type boxedWorld struct {
 	home, dir, outside, tmp string
 	port                    int
 	connections             chan struct{}
+	gitConfig               string // what .git/config must still hold
 }
 
 func newBoxedWorld(t *testing.T) *boxedWorld {
@@ -50,7 +51,8 @@ func newBoxedWorld(t *testing.T) *boxedWorld {
 			t.Fatal(err)
 		}
 	}
-	_ = os.WriteFile(filepath.Join(w.dir, ".git", "config"), []byte("[core]\n\tbare = false\n"), 0o644)
+	w.gitConfig = "[core]\n\tbare = false\n"
+	_ = os.WriteFile(filepath.Join(w.dir, ".git", "config"), []byte(w.gitConfig), 0o644)
 	_ = os.WriteFile(filepath.Join(w.home, ".ssh", "id_rsa"), []byte("PLANTED-PRIVATE-KEY"), 0o600)
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
@@ -113,7 +115,7 @@ func (w *boxedWorld) harmed(t *testing.T, srv *oaitest.Server) []string {
 			harm = append(harm, "wrote "+p)
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(w.dir, ".git", "config")); string(b) != "[core]\n\tbare = false\n" {
+	if b, _ := os.ReadFile(filepath.Join(w.dir, ".git", "config")); string(b) != w.gitConfig {
 		harm = append(harm, fmt.Sprintf(".git/config is now %q", b))
 	}
 	select {

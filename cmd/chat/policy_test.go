@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// TestDenyHoldsThroughTheBinary: with deny_shell = rm, git push, curl and
+// --yes, every way around the parser that an injected prompt would try
+// leaves the victim file in place, in the sandbox and with it off.
+func TestDenyHoldsThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"/bin/r[m] -f victim", "/usr/bin/r? -f victim", "bash /dev/stdin <<<'rm -f victim'", "bash <(echo rm -f victim)",
+		"source /dev/stdin <<<'rm -f victim'", "trap 'rm -f victim' EXIT", "PS4='$(rm -f victim)'; set -x; true",
+		"printf 'a\\n' | mapfile -C 'rm -f victim #' -c 1 arr", "hash -p /bin/rm ll; ll -f victim", "shopt -s expand_aliases\nalias ll='r\\m'\nll -f victim",
+		"env -iS 'rm -f victim'", "env --split-string='rm -f victim'", "env -iu X rm -f victim", "exec -la foo rm -f victim",
+		"timeout -vs KILL 5 rm -f victim", "echo victim | xargs -tn 1 rm -f", "flock L rm -f victim", "taskset -c 0 rm -f victim",
+		"script -qc 'rm -f victim' /dev/null", "setsid -w rm -f victim", "tar -cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -f victim' .",
+		"x='a[$(rm -f victim)]'; [[ $x -eq 0 ]]", "[[ 'a[$(rm -f victim)]' -eq 0 ]]", "for x in 'a[$(rm -f victim)]'; do (( x )); done",
+		"git -c alias.x='!rm -f victim' x", "c=m; r$c -f victim",
+	}
+	for _, mode := range []string{"workspace-write", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			if mode != "off" {
+				needSandbox(t)
+			}
+			w := newBoxedWorld(t)
+			writeConfig(t, w.home, "[tools]\ndeny_shell = [\"rm\", \"git push\", \"curl\"]\n")
+			for i, line := range lines {
+				victim := filepath.Join(w.dir, "victim")
+				_ = os.WriteFile(victim, []byte("keep"), 0o644)
+				srv := oaitest.New(t)
+				srv.SetFallback(shellCalls([]string{line}, nil))
+				_, errOut, code := run(t, w.chat(t, srv, "--sandbox", mode, "--yes", "--no-save", "-p", fmt.Sprint("go ", i)))
+				if code != 0 {
+					t.Fatalf("%q: exit %d\n%s", line, code, errOut)
+				}
+				if !fileExists(victim) {
+					t.Errorf("%q ran rm with --yes:\n%s", line, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestPolicyFailsClosedThroughTheBinary: with the sandbox off and no
+// --yes, lines with no simple command and lines that escape an allow list
+// (allow_shell = echo, git diff, git status, go test, ls, cat) do nothing
+// without a person.
+func TestPolicyFailsClosedThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	w := newBoxedWorld(t)
+	writeConfig(t, w.home, "[sandbox]\nmode = \"off\"\n[tools]\nallow_shell = [\"echo\", \"git diff\", \"git status\", \"go test\", \"ls\", \"cat\"]\n")
+	_ = os.MkdirAll(filepath.Join(w.dir, "bin"), 0o755)
+	_ = os.WriteFile(filepath.Join(w.dir, "bin", "ls"), []byte("#!/bin/sh\ntouch pwned\n"), 0o755)
+	prof := filepath.Join(w.outside, "cpu.prof")
+	lines := []string{
+		`[[ 'a[$(touch pwned)]' -eq 0 ]]`, `[[ -v 'a[$(touch pwned)]' ]]`, `[[ -n ${a['$(touch pwned)']} ]]`,
+		`for x in 'a[$(touch pwned)]'; do (( x )); done`,
+		"env --split-string='touch pwned' ls", "env -iu ls touch pwned", "exec -la ls touch pwned", "for PATH in bin; do ls; done",
+		"go test -cpuprofile=" + prof + " ./...", "cat ~/.ssh/id_rsa", fmt.Sprintf("cat < /dev/tcp/127.0.0.1/%d", w.port),
+		fmt.Sprintf("< /dev/tcp/127.0.0.1/%d", w.port),
+	}
+	if _, err := exec.LookPath("git"); err == nil {
+		// A repository whose config was given an fsmonitor: git status runs it.
+		w.gitConfig = "[core]\n\tfsmonitor = touch pwned-by-git #\n"
+		_ = os.WriteFile(filepath.Join(w.dir, ".git", "config"), []byte(w.gitConfig), 0o644)
+		_ = os.MkdirAll(filepath.Join(w.dir, ".git", "objects"), 0o755)
+		_ = os.MkdirAll(filepath.Join(w.dir, ".git", "refs"), 0o755)
+		_ = os.WriteFile(filepath.Join(w.dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+		lines = append(lines, "git status")
+	}
+	srv := oaitest.New(t)
+	srv.SetFallback(shellCalls(lines, nil))
+	_, errOut, code := run(t, w.chat(t, srv, "--no-save", "-p", "go"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if n := strings.Count(errOut, "needs the user's approval"); n != len(lines) {
+		t.Errorf("%d of %d lines were refused:\n%s", n, len(lines), errOut)
+	}
+	for _, p := range []string{filepath.Join(w.dir, "pwned"), filepath.Join(w.dir, "pwned-by-git"), prof} {
+		if fileExists(p) {
+			t.Errorf("%s was made without approval", p)
+		}
+	}
+	w.planted(t, srv)
+}
+
+// planted fails when a secret planted in w reached the model, or a
+// connection reached w's listener.
+func (w *boxedWorld) planted(t *testing.T, srv *oaitest.Server) {
+	t.Helper()
+	if harm := w.harmed(t, srv); len(harm) > 0 {
+		t.Errorf("%v", harm)
+	}
+}
