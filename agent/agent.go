@@ -324,7 +324,7 @@ func (a *Agent) run(ctx context.Context, id uint64, text string, files []session
 		t.request = text
 		// Calls left pending by an earlier turn or process (the resume
 		// boundary) run first: their results must precede a new message.
-		if pending := session.PendingCalls(t.sess.Messages()); len(pending) > 0 {
+		if pending := t.answerStarted(session.PendingCalls(t.sess.Messages())); len(pending) > 0 {
 			if err := t.runTools(pending); err != nil {
 				return err
 			}
@@ -346,7 +346,7 @@ func (a *Agent) Resume(ctx context.Context) (Result, error) {
 		msgs := t.sess.Messages()
 		t.request = lastUserText(msgs)
 		if pending := session.PendingCalls(msgs); len(pending) > 0 {
-			if err := t.runTools(pending); err != nil {
+			if err := t.runTools(t.answerStarted(pending)); err != nil {
 				return err
 			}
 			t.drainInterloper()

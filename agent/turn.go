@@ -167,6 +167,7 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 		ctx := tool.WithProgress(listener.WithOrigin(withCaller(o.Cancellable.Context(), t.a), t.origin), func(text string) {
 			t.emit(listener.ToolOutput{Origin: t.origin, ID: c.ID, Name: c.Name, Text: text})
 		})
+		ctx = tool.WithStart(ctx, func() { t.sess.MarkStarted(c.ID) })
 		if len(calls) == 1 {
 			results[i] = t.tools.Dispatch(ctx, c.Name, c.Arguments)
 			break
@@ -261,4 +262,18 @@ func (t *turn) synthesize(limit error) error {
 	t.sess.Append(msg)
 	t.result.Content, t.result.Synthesized = msg.Content, true
 	return nil
+}
+
+// answerStarted answers the pending calls that had started when an
+// earlier process stopped (they never run twice) and returns the others,
+// which may run now.
+func (t *turn) answerStarted(pending []session.ToolCall) []session.ToolCall {
+	started, fresh := session.SplitStarted(pending)
+	for _, c := range started {
+		err := errors.New(session.InterruptedWhileRunning)
+		t.emit(listener.ToolCall{Origin: t.origin, ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		t.sess.Append(session.ToolError(c, "Error: "+err.Error(), "interrupted"))
+		t.emit(listener.ToolResult{Origin: t.origin, ID: c.ID, Name: c.Name, Content: "Error: " + err.Error(), Err: err})
+	}
+	return fresh
 }

@@ -31,6 +31,10 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Started: the call was approved and began to run. A started call
+	// without a result is never run again (the process died while it
+	// ran); see AnswerStarted.
+	Started bool `json:"started,omitempty"`
 }
 
 // Usage is the token count of one completion.

@@ -154,6 +154,23 @@ func PendingCalls(msgs []Message) []ToolCall {
 	return out
 }
 
+// InterruptedWhileRunning answers a call that had started when the
+// process running it stopped.
+const InterruptedWhileRunning = "This call had started when chat stopped (it exited or was killed) while it ran. It was not run again, so it may have done part of its work: check its effects before running it again."
+
+// SplitStarted parts pending calls into those that had started (never to
+// run again) and those that never began (they may run now).
+func SplitStarted(calls []ToolCall) (started, fresh []ToolCall) {
+	for _, c := range calls {
+		if c.Started {
+			started = append(started, c)
+		} else {
+			fresh = append(fresh, c)
+		}
+	}
+	return started, fresh
+}
+
 // Validate checks the tool-call invariant. With allowPending, the calls of
 // the last assistant message may still be unanswered (a resume boundary).
 func Validate(msgs []Message, allowPending bool) error {

@@ -17,6 +17,7 @@ type Session struct {
 	msgs       []Message
 	hooks      []func(Message)
 	inputHooks []func(Message)
+	startHooks []func(ToolCall)
 	// revision counts changes that are not appends (mutators, healing,
 	// pruning): a store that saw the same revision may just append.
 	revision int
@@ -83,6 +84,43 @@ func (s *Session) AppendInput(m Message) {
 	s.mu.Unlock()
 	for _, h := range hooks {
 		h(m)
+	}
+}
+
+// OnStart registers f to see each tool call as it starts (a store writes
+// that down, so a call is never run twice).
+func (s *Session) OnStart(f func(ToolCall)) *Session {
+	s.mu.Lock()
+	s.startHooks = append(s.startHooks, f)
+	s.mu.Unlock()
+	return s
+}
+
+// MarkStarted records that the call with this id began to run, and tells
+// the OnStart hooks before it returns (and so before the call runs).
+func (s *Session) MarkStarted(callID string) {
+	s.mu.Lock()
+	var call ToolCall
+	found := false
+	for i := len(s.msgs) - 1; i >= 0 && !found; i-- {
+		for j, c := range s.msgs[i].ToolCalls {
+			if c.ID == callID {
+				// A new slice: copies of the history handed out share the old.
+				calls := append([]ToolCall(nil), s.msgs[i].ToolCalls...)
+				calls[j].Started = true
+				s.msgs[i].ToolCalls = calls
+				call, found = calls[j], true
+				break
+			}
+		}
+	}
+	hooks := s.startHooks
+	s.mu.Unlock()
+	if !found {
+		return
+	}
+	for _, h := range hooks {
+		h(call)
 	}
 }
 

@@ -59,6 +59,8 @@ func DefaultDir(getenv func(string) string) string { return xdg.Data.Chat(getenv
 
 func (st Store) path(id string) string { return filepath.Join(st.Dir, id+".jsonl") }
 
+func (st Store) lockPath(id string) string { return filepath.Join(st.Dir, id+".lock") }
+
 // ensureDir makes the store's directory, or makes an existing one
 // private: a directory others can write to could have a session swapped
 // under us. One that belongs to someone else is refused.
@@ -168,6 +170,44 @@ func (w *Writer) Attach(s *Session) {
 	save := func(Message) { _ = w.Sync(s) }
 	s.OnInput(save)
 	s.OnMessage(save)
+	s.OnStart(func(c ToolCall) { _ = w.started(c.ID) })
+}
+
+// startedLine records, appended and fsynced before the call runs, that a
+// tool call began.
+type startedLine struct {
+	Type   string `json:"type"` // "started"
+	CallID string `json:"call_id"`
+}
+
+// started appends a started line. A rewrite later carries the mark in the
+// call itself.
+func (w *Writer) started(callID string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.count < 0 {
+		return nil // the next Sync rewrites the file, marks included
+	}
+	if w.f == nil {
+		f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			w.err = err
+			return err
+		}
+		w.f = f
+	}
+	var buf bytes.Buffer
+	if err := encodeLine(&buf, startedLine{Type: "started", CallID: callID}); err != nil {
+		return err
+	}
+	if _, err := w.f.Write(buf.Bytes()); err != nil {
+		w.err = err
+		return err
+	}
+	if w.sync != nil {
+		return w.sync(w.f)
+	}
+	return w.f.Sync()
 }
 
 // Sync makes the file equal to s: it appends what is new, or rewrites the
@@ -321,8 +361,14 @@ func Load(path string) (Loaded, error) {
 		return l, fmt.Errorf("%s: schema version %d is not one this chat reads (it reads %d); use a newer chat", path, l.Header.SchemaVersion, SchemaVersion)
 	}
 	l.Messages = make([]Message, 0, len(lines)-1)
+	started := map[string]bool{}
 	for i, raw := range lines[1:] {
 		n := i + 2
+		var st startedLine
+		if json.Unmarshal(raw, &st) == nil && st.Type == "started" {
+			started[st.CallID] = true
+			continue
+		}
 		var ln line
 		if err := json.Unmarshal(raw, &ln); err != nil || ln.Type != lineOf(ln.Message).Type {
 			if torn && n == len(lines) {
@@ -340,6 +386,13 @@ func Load(path string) (Loaded, error) {
 			continue
 		}
 		l.Messages = append(l.Messages, ln.Message)
+	}
+	for i := range l.Messages {
+		for j := range l.Messages[i].ToolCalls {
+			if c := &l.Messages[i].ToolCalls[j]; started[c.ID] {
+				c.Started = true
+			}
+		}
 	}
 	return l, nil
 }
@@ -504,5 +557,6 @@ func (st Store) Latest(dir string) (Info, error) {
 
 // Remove deletes a session file.
 func (st Store) Remove(id string) error {
+	_ = os.Remove(st.lockPath(id))
 	return os.Remove(st.path(id))
 }

@@ -256,6 +256,9 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if res, ok := s.authorize(ctx, name, review); !ok {
 		return res
 	}
+	if started, ok := ctx.Value(startKey{}).(func()); ok {
+		started()
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ctx = context.WithValue(ctx, reviewKey{}, reviewed{review: review, authorize: func(ctx context.Context, r Review) error {
@@ -291,6 +294,15 @@ func (s *Set) authorize(ctx context.Context, name string, review Review) (Result
 		return fail(ErrTypeDenied, fmt.Errorf("%s was not run: %s. Do not retry it unchanged; ask the user or take another way", name, reason)), false
 	}
 	return Result{}, true
+}
+
+type startKey struct{}
+
+// WithStart makes Dispatch call f once the call is approved, just before
+// it runs (the session writes down that it started, a checkpoint is
+// taken).
+func WithStart(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, startKey{}, f)
 }
 
 type reviewKey struct{}

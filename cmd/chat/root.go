@@ -85,6 +85,7 @@ type rootOptions struct {
 	yes     bool
 	ctxWin  int
 	sandbox string
+	ifBusy  string
 }
 
 // runFunc runs `chat` once its flags and config are read: print mode or
@@ -123,6 +124,9 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.ifBusy != "new" && o.ifBusy != "exit" {
+				return fmt.Errorf("--if-busy %q: use new or exit", o.ifBusy)
+			}
 			cfg, err := loadConfig(cmd, d, o)
 			if err != nil {
 				return err
@@ -143,6 +147,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
 	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
 	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
+	f.StringVar(&o.ifBusy, "if-busy", "new", "when the session to continue is in use by another chat: new (start a new session) or exit")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "print mode: attach a file to the prompt (images, text; repeatable)")
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
 	f.BoolVarP(&o.yes, "yes", "y", false, "approve every tool call (writes, and shell commands outside the sandbox's reach); never leaves the sandbox")

@@ -269,7 +269,7 @@ func TestChildrenDieWithChat(t *testing.T) {
 			w := newBoxedWorld(t)
 			marker := fmt.Sprintf("chat-test-sleeper-%d-%s", os.Getpid(), mode)
 			srv := oaitest.New(t)
-			srv.SetFallback(shellCalls([]string{fmt.Sprintf("(exec -a %s sleep 300) & (exec -a %s-2 sleep 301) & sleep 302; echo end", marker, marker)}, nil))
+			srv.SetFallback(shellCalls([]string{fmt.Sprintf("(%s) & (%s) & sleep 302; echo end", execAs(marker, "sleep 300"), execAs(marker+"-2", "sleep 301"))}, nil))
 			cmd := w.chat(t, srv, "--sandbox", mode, "--yes", "-p", "go")
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)

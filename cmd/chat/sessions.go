@@ -27,8 +27,11 @@ type sessionHost struct {
 	model  string
 	noSave bool
 
+	ifBusy string // --if-busy: "new" or "exit"
+
 	mu       sync.Mutex
 	writer   *session.Writer
+	unlock   func()          // releases the writer's session for other processes
 	agentDef json.RawMessage // snapshot for the header of new sessions
 }
 
@@ -37,7 +40,7 @@ func newSessionHost(d deps, o *rootOptions, model string) (*sessionHost, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &sessionHost{d: d, store: session.Store{Dir: session.DefaultDir(d.getenv)}, cwd: cwd, model: model, noSave: o.noSave}, nil
+	return &sessionHost{d: d, store: session.Store{Dir: session.DefaultDir(d.getenv)}, cwd: cwd, model: model, noSave: o.noSave, ifBusy: o.ifBusy}, nil
 }
 
 // open returns the run's session: the one --continue or --resume names
@@ -63,6 +66,12 @@ func (h *sessionHost) open(o *rootOptions) (*session.Session, json.RawMessage, e
 		return nil, nil, err
 	}
 	s, l, err := h.load(info)
+	var busy *session.BusyError
+	if errors.As(err, &busy) && h.ifBusy != "exit" {
+		// Never two writers in one session: the other keeps it.
+		fmt.Fprintf(h.d.stderr, "note: %v; starting a new session (--if-busy exit stops instead)\n", err)
+		return session.New(), nil, nil
+	}
 	return s, l.Header.Agent, err
 }
 
@@ -79,6 +88,34 @@ func (h *sessionHost) begin(s *session.Session, agentDef json.RawMessage) {
 }
 
 func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded, error) {
+	var unlock func()
+	if !h.noSave {
+		var err error
+		if unlock, err = h.store.Lock(info.ID); err != nil {
+			return nil, session.Loaded{}, err
+		}
+	}
+	s, l, err := h.loadLocked(info)
+	if err != nil {
+		if unlock != nil {
+			unlock()
+		}
+		return nil, l, err
+	}
+	if unlock != nil {
+		h.mu.Lock()
+		old := h.unlock
+		h.unlock = unlock
+		h.mu.Unlock()
+		if old != nil {
+			old()
+		}
+	}
+	return s, l, nil
+}
+
+// loadLocked loads a session this process holds the lock of.
+func (h *sessionHost) loadLocked(info session.Info) (*session.Session, session.Loaded, error) {
 	l, err := session.Load(info.Path)
 	if err != nil {
 		return nil, l, err
@@ -119,6 +156,18 @@ func (h *sessionHost) attachNew(s *session.Session) {
 	if err != nil {
 		fmt.Fprintf(h.d.stderr, "warning: this session will not be saved: %v\n", err)
 		return
+	}
+	unlock, err := h.store.Lock(w.ID())
+	if err != nil {
+		fmt.Fprintf(h.d.stderr, "warning: %v\n", err)
+		unlock = func() {}
+	}
+	h.mu.Lock()
+	old := h.unlock
+	h.unlock = unlock
+	h.mu.Unlock()
+	if old != nil {
+		old()
 	}
 	h.setWriter(w, s)
 }
@@ -165,6 +214,10 @@ func (h *sessionHost) close() {
 			fmt.Fprintf(h.d.stderr, "warning: the session file may be incomplete: %v\n", err)
 		}
 		h.writer.Close()
+	}
+	if h.unlock != nil {
+		h.unlock()
+		h.unlock = nil
 	}
 }
 

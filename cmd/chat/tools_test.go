@@ -49,7 +49,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 	srv := oaitest.New(t,
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"hello.txt","content":"hello\n"}`}}},
 		oaitest.Answer{Text: "file written"},
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: fmt.Sprintf(`{"command":"(exec -a %s sleep 300) & echo started > child.pid; wait"}`, marker)}}},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: fmt.Sprintf(`{"command":"(%s) & echo started > child.pid; wait"}`, execAs(marker, "sleep 300"))}}},
 		oaitest.Answer{Text: "after the cancel"})
 	tm := startTerm(t, srv, "--sandbox", "off")
 	tm.ask("write hello.txt")
@@ -63,7 +63,7 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 		t.Fatalf("file %q", b)
 	}
 	tm.ask("start the server")
-	tm.waitFor("$ (exec -a "+marker, 10*time.Second)
+	tm.waitFor("sleep 300) & echo started", 10*time.Second)
 	tm.answer("y")
 	waitForProcess(t, marker, true)
 	tm.keys("C-c")
@@ -103,6 +103,14 @@ func TestContextWindowPrecedence(t *testing.T) {
 	if got := caps(config.Config{}, "my-finetune", false); len(got) != 0 {
 		t.Fatalf("unknown: %v", got)
 	}
+}
+
+// execAs is a shell fragment that runs prog under the name marker, without
+// marker appearing in the shell's own command line (where waitForProcess
+// would find it before prog runs).
+func execAs(marker, prog string) string {
+	half := len(marker) / 2
+	return fmt.Sprintf("m=%s; exec -a ${m}%s %s", marker[:half], marker[half:], prog)
 }
 
 // waitForProcess waits (10 s at most) until a process whose command line

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/session"
+)
+
+// TestStartedCallNeverRunsTwice: chat killed while a command runs; the
+// next --continue does not run it again (count.txt got "run" twice), says
+// so to the model, and the first run's child is gone.
+func TestStartedCallNeverRunsTwice(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"workspace-write", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			if mode != "off" {
+				needSandbox(t)
+			}
+			w := newBoxedWorld(t)
+			marker := fmt.Sprintf("chat-test-sleeper-%d-twice-%s", os.Getpid(), mode)
+			srv := oaitest.New(t,
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "call_count", Name: "run_shell",
+					Args: fmt.Sprintf(`{"command":"echo run >> count.txt; %s"}`, execAs(marker, "sleep 20"))}}},
+				oaitest.Answer{Text: "the status is fine"})
+			cmd := w.chat(t, srv, "--sandbox", mode, "--yes", "-p", "count")
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			waitForProcess(t, marker, true)
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			_ = cmd.Wait()
+			waitForProcess(t, marker, false)
+			out, errOut, code := run(t, w.chat(t, srv, "--sandbox", mode, "--continue", "--yes", "-p", "status?"))
+			if code != 0 || !strings.Contains(out, "the status is fine") {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if b, _ := os.ReadFile(filepath.Join(w.dir, "count.txt")); string(b) != "run\n" {
+				t.Fatalf("count.txt = %q: the command ran again\n%s", b, errOut)
+			}
+			reqs := srv.Requests()
+			last := reqs[len(reqs)-1]
+			if got := last.Shape(); got != "system user assistant(call_count) tool:call_count user" {
+				t.Fatalf("continued with %s", got)
+			}
+			if !strings.Contains(lastToolText(last.Messages), "not run again") {
+				t.Fatalf("the model was not told: %q", lastToolText(last.Messages))
+			}
+		})
+	}
+}
+
+// TestOneWriterPerSession: a second chat --continue while the first still
+// works on the session starts a new one (or exits with --if-busy exit),
+// says which process holds it, never runs the first one's call, and the
+// first one's answer reaches the file.
+func TestOneWriterPerSession(t *testing.T) {
+	t.Parallel()
+	w := newBoxedWorld(t)
+	fifo := filepath.Join(w.dir, "gate.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case last.Role == "tool":
+			return oaitest.Answer{Text: "finished " + last.ToolCallID}
+		case strings.Contains(last.Text(), "first"):
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "call_gate", Name: "run_shell", Args: `{"command":"echo ran >> count.txt; read x < gate.fifo"}`}}}
+		}
+		return oaitest.Answer{Text: "second answered"}
+	})
+	if _, errOut, code := run(t, w.chat(t, srv, "-p", "hello")); code != 0 {
+		t.Fatal(errOut)
+	}
+	first := w.chat(t, srv, "--continue", "--yes", "-p", "first")
+	var firstOut strings.Builder
+	first.Stdout = &firstOut
+	stderr, _ := first.StderrPipe()
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4096)
+	seen := ""
+	for !strings.Contains(seen, "run_shell") {
+		n, err := stderr.Read(buf)
+		if err != nil {
+			t.Fatalf("the first run ended: %q", seen)
+		}
+		seen += string(buf[:n])
+	}
+	go func() { _, _ = io.Copy(io.Discard, stderr) }()
+
+	_, errOut, code := run(t, w.chat(t, srv, "--continue", "--yes", "--if-busy", "exit", "-p", "second"))
+	if code != 1 || !strings.Contains(errOut, fmt.Sprintf("pid %d", first.Process.Pid)) {
+		t.Fatalf("--if-busy exit: %d %s", code, errOut)
+	}
+	out, errOut, code := run(t, w.chat(t, srv, "--continue", "--yes", "-p", "second"))
+	if code != 0 || !strings.Contains(out, "second answered") || !strings.Contains(errOut, "in use by another chat") {
+		t.Fatalf("second: %d\n%s\n%s", code, out, errOut)
+	}
+	// Let the first finish.
+	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("go\n")
+	f.Close()
+	if err := first.Wait(); err != nil || !strings.Contains(firstOut.String(), "finished call_gate") {
+		t.Fatalf("first: %v %q", err, firstOut.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.dir, "count.txt")); string(b) != "ran\n" {
+		t.Fatalf("count.txt = %q", b)
+	}
+	// The first session's file has the first run's answer.
+	st := session.Store{Dir: filepath.Join(w.home, ".local", "share", "chat", "sessions")}
+	all, err := st.List()
+	if err != nil || len(all) != 2 {
+		t.Fatalf("%d sessions, %v", len(all), err)
+	}
+	found := false
+	for _, info := range all {
+		l, _ := session.Load(info.Path)
+		for _, m := range l.Messages {
+			if strings.Contains(m.Content, "finished call_gate") {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the first run's answer never reached its session file")
+	}
+}
