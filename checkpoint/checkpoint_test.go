@@ -1,0 +1,165 @@
+package checkpoint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func write(t testing.TB, root, p, content string, mode os.FileMode) {
+	t.Helper()
+	full := filepath.Join(root, p)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Chmod(full, mode)
+}
+
+// tree reads every file under root (but .git): path → mode and content.
+func tree(t testing.TB, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	_ = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return nil
+		}
+		if fi.IsDir() && fi.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if fi.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if fi.Mode()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			out[rel] = "link:" + target
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		out[rel] = fmt.Sprintf("%v %s", fi.Mode(), b)
+		return nil
+	})
+	return out
+}
+
+// TestRewindBringsTheTreeBack: created, modified, deleted, re-moded and
+// linked files come back byte for byte, in a folder that is not a git
+// repository; a file the person edited after the agent is left alone and
+// listed unless forced; ignored files are never touched.
+func TestRewindBringsTheTreeBack(t *testing.T) {
+	root, st := t.TempDir(), &Store{Dir: t.TempDir()}
+	write(t, root, "keep.txt", "keep\n", 0o644)
+	write(t, root, "mod.txt", "original\n", 0o644)
+	write(t, root, "del/gone.txt", "will be deleted\n", 0o600)
+	write(t, root, "run.sh", "#!/bin/sh\n", 0o755)
+	write(t, root, ".gitignore", "build/\n", 0o644)
+	write(t, root, "build/out.bin", "ignored", 0o644)
+	_ = os.Symlink("keep.txt", filepath.Join(root, "link"))
+	want := tree(t, root)
+
+	// Turn 1: the agent changes everything.
+	if _, _, err := st.Take(root, "t1", "before run_shell"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "mod.txt", "changed by the agent\n", 0o644)
+	write(t, root, "new/created.txt", "new\n", 0o644)
+	os.RemoveAll(filepath.Join(root, "del"))
+	os.Chmod(filepath.Join(root, "run.sh"), 0o644)
+	os.Remove(filepath.Join(root, "link"))
+	os.Symlink("mod.txt", filepath.Join(root, "link"))
+	write(t, root, "build/out.bin", "rebuilt", 0o644)
+	if _, _, err := st.Take(root, "t1", "after"); err != nil {
+		t.Fatal(err)
+	}
+	turns, err := st.Turns(nil)
+	if err != nil || len(turns) != 1 {
+		t.Fatalf("%v %v", turns, err)
+	}
+	got := fmt.Sprint(turns[0].Changes)
+	if got != "[{del/gone.txt 45} {link 126} {mod.txt 126} {new/created.txt 43} {run.sh 126}]" {
+		t.Fatalf("changes %s", got)
+	}
+	res, err := st.Rewind(root, "t1", false)
+	if err != nil || len(res.Conflicts) > 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	now := tree(t, root)
+	delete(now, "build/out.bin")
+	delete(want, "build/out.bin")
+	for p := range now {
+		if filepath.Dir(p) == "new" {
+			t.Errorf("created file %s was not removed", p)
+		}
+	}
+	delete(now, "new")
+	if fmt.Sprint(now) != fmt.Sprint(want) {
+		t.Fatalf("after rewind:\n%v\nwant\n%v", now, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "build", "out.bin")); string(b) != "rebuilt" {
+		t.Fatal("an ignored file was touched")
+	}
+
+	// Turn 2: the agent changes mod.txt, then the person edits it too.
+	st.Take(root, "t2", "before edit_file")
+	write(t, root, "mod.txt", "agent again\n", 0o644)
+	write(t, root, "other.txt", "agent made\n", 0o644)
+	st.Take(root, "t2", "after")
+	write(t, root, "mod.txt", "the person's own edit\n", 0o644)
+	res, err = st.Rewind(root, "t2", false)
+	if err != nil || !slices.Equal(res.Conflicts, []string{"mod.txt"}) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "mod.txt")); string(b) != "the person's own edit\n" {
+		t.Fatalf("the person's edit was overwritten: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(root, "other.txt")); err == nil {
+		t.Fatal("the agent's new file was kept")
+	}
+	if res, err = st.Rewind(root, "t2", true); err != nil || len(res.Conflicts) > 0 {
+		t.Fatalf("forced: %+v %v", res, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "mod.txt")); string(b) != "original\n" {
+		t.Fatalf("forced rewind: %q", b)
+	}
+}
+
+// TestStorageGrowsByChangedContent: an unchanged tree adds no content;
+// identical files are stored once; past MaxTotal the oldest checkpoints
+// go, with a note.
+func TestStorageGrowsByChangedContent(t *testing.T) {
+	root, st := t.TempDir(), &Store{Dir: t.TempDir(), MaxTotal: 64 << 10}
+	for i := range 20 {
+		write(t, root, fmt.Sprintf("f%d.txt", i), "same content\n", 0o644)
+	}
+	st.Take(root, "t1", "before")
+	size := dirSize(filepath.Join(st.Dir, "objects"))
+	st.Take(root, "t1", "after")
+	if size != int64(len("same content\n")) || dirSize(filepath.Join(st.Dir, "objects")) != size {
+		t.Fatalf("stored %d bytes for 20 identical files, then %d", size, dirSize(filepath.Join(st.Dir, "objects")))
+	}
+	big := make([]byte, 40<<10)
+	var note string
+	for i := range 4 {
+		big[0] = byte(i)
+		write(t, root, "big.bin", string(big), 0o644)
+		_, n, err := st.Take(root, fmt.Sprint("t", i+2), "before")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != "" {
+			note = n
+		}
+	}
+	if note == "" || dirSize(filepath.Join(st.Dir, "objects")) > 64<<10 {
+		t.Fatalf("not pruned: %q, %d bytes", note, dirSize(filepath.Join(st.Dir, "objects")))
+	}
+	infos, _ := st.Checkpoints()
+	if _, err := st.State(infos[0].Seq); err != nil {
+		t.Fatalf("the oldest kept checkpoint cannot be read: %v", err)
+	}
+}
