@@ -47,6 +47,8 @@ type Config struct {
 	MCP map[string]MCPConfig `toml:"mcp"`
 	// Sandbox confines the commands the agent runs.
 	Sandbox SandboxConfig `toml:"sandbox"`
+	// Checkpoints bounds what is kept to rewind the agent's changes.
+	Checkpoints CheckpointsConfig `toml:"checkpoints"`
 	// Yes approves every tool call (--yes).
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
@@ -118,6 +120,18 @@ type SandboxConfig struct {
 	Writable []string `toml:"writable"`
 	EnvKeep  []string `toml:"env_keep"`
 	Hidden   []string `toml:"hidden"`
+}
+
+// CheckpointsConfig is the [checkpoints] table:
+//
+//	[checkpoints]
+//	off = false          # true: take none (/rewind can then only rewind the conversation)
+//	max_size_mb = 1024   # per session; past it the oldest checkpoints are removed
+//	max_file_mb = 8      # bigger files are noticed, not stored
+type CheckpointsConfig struct {
+	Off       bool `toml:"off"`
+	MaxSizeMB int  `toml:"max_size_mb"`
+	MaxFileMB int  `toml:"max_file_mb"`
 }
 
 // SandboxModes are the values of [sandbox] mode and --sandbox.

@@ -18,6 +18,7 @@ type Session struct {
 	hooks      []func(Message)
 	inputHooks []func(Message)
 	startHooks []func(ToolCall)
+	rewound    []Message // taken out by ArchiveFrom, kept for the file
 	// revision counts changes that are not appends (mutators, healing,
 	// pruning): a store that saw the same revision may just append.
 	revision int
@@ -297,6 +298,43 @@ func (s *Session) TruncateAt(id string) ([]Message, error) {
 	s.msgs = s.msgs[:i:i]
 	s.revision++
 	return gone, nil
+}
+
+// ArchiveFrom takes the user message id and everything after it out of
+// the conversation (a rewind): nothing sends them again, but they stay in
+// the session (Rewound) and in its file, marked, so nothing is lost.
+func (s *Session) ArchiveFrom(id string) ([]Message, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, err := s.find("rewind to", id)
+	switch {
+	case err != nil:
+		return nil, err
+	case s.msgs[i].Role != RoleUser:
+		return nil, fmt.Errorf("rewind to %s: not a question of the person's", id)
+	}
+	gone := append([]Message(nil), s.msgs[i:]...)
+	for j := range gone {
+		gone[j].Rewound = true
+	}
+	s.rewound = append(s.rewound, gone...)
+	s.msgs = s.msgs[:i:i]
+	s.revision++
+	return gone, nil
+}
+
+// KeepRewound gives a loaded session the rewound messages of its file.
+func (s *Session) KeepRewound(msgs []Message) {
+	s.mu.Lock()
+	s.rewound = append(s.rewound, msgs...)
+	s.mu.Unlock()
+}
+
+// Rewound are the messages rewinds took out, oldest first.
+func (s *Session) Rewound() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Message(nil), s.rewound...)
 }
 
 // SetSystem replaces the leading system message, or puts one first.

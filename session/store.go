@@ -221,7 +221,7 @@ func (w *Writer) Sync(s *Session) error {
 			w.err = err
 			return err
 		}
-	} else if err := w.rewrite(msgs); err != nil {
+	} else if err := w.rewrite(withRewound(msgs, s.Rewound())); err != nil {
 		w.err = err
 		return err
 	}
@@ -321,6 +321,17 @@ func (w *Writer) rewrite(msgs []Message) error {
 	return nil
 }
 
+// withRewound puts the rewound messages back among the others, in the
+// order they were made, for the file.
+func withRewound(msgs, rewound []Message) []Message {
+	if len(rewound) == 0 {
+		return msgs
+	}
+	all := append(append([]Message(nil), msgs...), rewound...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
+	return all
+}
+
 func encodeLine(buf *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
@@ -332,6 +343,8 @@ type Loaded struct {
 	Path     string
 	Header   Header
 	Messages []Message
+	// Rewound are the messages rewinds took out of the conversation.
+	Rewound []Message
 	// Warnings name what was dropped (a torn last line, a garbled line).
 	Warnings []string
 }
@@ -383,6 +396,10 @@ func Load(path string) (Loaded, error) {
 		}
 		if problem := malformed(ln.Message); problem != "" {
 			l.Warnings = append(l.Warnings, fmt.Sprintf("%s line %d: %s, skipped", path, n, problem))
+			continue
+		}
+		if ln.Rewound {
+			l.Rewound = append(l.Rewound, ln.Message)
 			continue
 		}
 		l.Messages = append(l.Messages, ln.Message)

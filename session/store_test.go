@@ -339,3 +339,41 @@ func stored(t *testing.T, h Header) (Store, *Writer, *Session) {
 	w.Attach(s)
 	return st, w, s
 }
+
+// TestRewoundMessagesStayInTheFile: what a rewind takes out of the
+// conversation is not sent, but the file keeps it, marked, in order, and
+// a later load still has it.
+func TestRewoundMessagesStayInTheFile(t *testing.T) {
+	st := Store{Dir: t.TempDir()}
+	w, err := st.Create(Header{Dir: "/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	w.Attach(s)
+	s.AppendInput(User("q1"))
+	s.Append(Assistant("a1"))
+	s.AppendInput(User("q2"))
+	s.Append(Assistant("a2"))
+	q2 := s.Messages()[2].ID
+	if _, err := s.ArchiveFrom(q2); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Sync(s)
+	s.AppendInput(User("q3"))
+	s.Append(Assistant("a3"))
+	if got := len(s.Messages()); got != 4 {
+		t.Fatalf("%d messages sent", got)
+	}
+	l, err := Load(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var contents []string
+	for _, m := range l.Messages {
+		contents = append(contents, m.Content)
+	}
+	if strings.Join(contents, " ") != "q1 a1 q3 a3" || len(l.Rewound) != 2 || l.Rewound[0].Content != "q2" || !l.Rewound[1].Rewound {
+		t.Fatalf("loaded %v, rewound %+v", contents, l.Rewound)
+	}
+}

@@ -155,7 +155,8 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
-	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o))
+	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o),
+		newCheckpointsCmd(d, o), newRewindCmd(d, o))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)

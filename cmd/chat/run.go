@@ -164,8 +164,10 @@ type wired struct {
 	sess  *session.Session
 	tools *tool.Set
 	shell *tool.Confinement
-	name  string // the agent definition in use ("" for the default)
-	ext   extended
+	// checkpoints takes the checkpoints of the session in use (nil: off).
+	checkpoints *checkpointer
+	name        string // the agent definition in use ("" for the default)
+	ext         extended
 }
 
 // wire opens the run's session, builds the tools (asking approver, when
@@ -177,11 +179,18 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 	if err != nil {
 		return nil, err
 	}
+	cp, err := newCheckpointer(d, cfg, host)
+	if err != nil {
+		return nil, err
+	}
+	if cp != nil {
+		ls.Add(cp)
+	}
 	sess, snapshot, err := host.open(o)
 	if err != nil {
 		return nil, err
 	}
-	w := &wired{host: host, sess: sess}
+	w := &wired{host: host, sess: sess, checkpoints: cp}
 	full, shell, err := toolSet(d, cfg)
 	if err != nil {
 		host.close()
@@ -279,6 +288,7 @@ func (w *wired) connectEager(ctx context.Context, d deps) {
 func (w *wired) close() {
 	w.host.close()
 	w.shell.Close()
+	w.checkpoints.close()
 	if w.ext.mcp != nil {
 		_ = w.ext.mcp.Close()
 	}

@@ -28,6 +28,9 @@ type sessionHost struct {
 	noSave bool
 
 	ifBusy string // --if-busy: "new" or "exit"
+	// attached, when set, hears of each session the run moves to (its
+	// checkpoints follow it).
+	attached func(s *session.Session, id string)
 
 	mu       sync.Mutex
 	writer   *session.Writer
@@ -124,6 +127,7 @@ func (h *sessionHost) loadLocked(info session.Info) (*session.Session, session.L
 		fmt.Fprintln(h.d.stderr, "warning:", w)
 	}
 	s := session.New(l.Messages...)
+	s.KeepRewound(l.Rewound)
 	s.Prune()
 	// A question left without an answer (its turn failed, or chat was
 	// killed) is kept, but never sent again on its own.
@@ -147,6 +151,9 @@ func (h *sessionHost) loadLocked(info session.Info) (*session.Session, session.L
 
 func (h *sessionHost) attachNew(s *session.Session) {
 	if h.noSave {
+		if h.attached != nil {
+			h.attached(s, fmt.Sprintf("unsaved-%d-%s", os.Getpid(), session.NewID()))
+		}
 		return
 	}
 	h.mu.Lock()
@@ -181,6 +188,9 @@ func (h *sessionHost) setWriter(w *session.Writer, s *session.Session) {
 		old.Close()
 	}
 	w.Attach(s)
+	if h.attached != nil {
+		h.attached(s, w.ID())
+	}
 }
 
 // save writes what the last operation changed (healing, mutators).
@@ -311,10 +321,11 @@ func newSessionsCmd(d deps) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := os.Remove(info.Path); err != nil {
+			if err := store().Remove(info.ID); err != nil {
 				return err
 			}
-			fmt.Fprintf(d.stdout, "removed %s (%s)\n", info.ID, info.Title)
+			removeCheckpoints(d.getenv, info.ID)
+			fmt.Fprintf(d.stdout, "removed %s (%s) and its checkpoints\n", info.ID, info.Title)
 			return nil
 		},
 	}

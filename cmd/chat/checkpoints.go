@@ -1,0 +1,383 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/chatrepl/chat/checkpoint"
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/xdg"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+// checkpointDir is where a session's checkpoints live.
+func checkpointDir(getenv func(string) string, sessionID string) string {
+	return xdg.State.Chat(getenv, "checkpoints", sessionID)
+}
+
+// checkpointStore is the store of a session, bounded as the config says.
+func checkpointStore(d deps, cfg config.Config, sessionID string) *checkpoint.Store {
+	return &checkpoint.Store{Dir: checkpointDir(d.getenv, sessionID),
+		MaxTotal: int64(cfg.Checkpoints.MaxSizeMB) << 20, MaxFileSize: int64(cfg.Checkpoints.MaxFileMB) << 20}
+}
+
+// changesFiles are the tools whose calls may change files: a checkpoint
+// is taken before each (an MCP server's tools too, NAME__tool).
+func changesFiles(name string) bool {
+	switch name {
+	case "write_file", "edit_file", "run_shell", "agent":
+		return true
+	}
+	return strings.Contains(name, "__")
+}
+
+// checkpointer takes the run's checkpoints: before each call that may
+// change files (once it is approved) and when a turn that made one ends.
+// A turn is the stretch after a question of the person's, named by its id.
+type checkpointer struct {
+	d   deps
+	cfg config.Config
+	wd  string
+
+	mu      sync.Mutex
+	sess    *session.Session
+	store   *checkpoint.Store
+	pending string // the turn that took a checkpoint and still needs its "after"
+	failed  bool   // said once that checkpoints failed
+	unsaved bool   // the session is not saved (--no-save): its checkpoints go with the run
+}
+
+// newCheckpointer follows the sessions of host (nil when the config turns
+// checkpoints off).
+func newCheckpointer(d deps, cfg config.Config, host *sessionHost) (*checkpointer, error) {
+	if cfg.Checkpoints.Off {
+		return nil, nil
+	}
+	wd, err := d.workdir()
+	if err != nil {
+		return nil, err
+	}
+	c := &checkpointer{d: d, cfg: cfg, wd: wd}
+	host.attached = func(s *session.Session, id string) {
+		c.attach(s, checkpointStore(d, cfg, id), strings.HasPrefix(id, "unsaved-"))
+	}
+	return c, nil
+}
+
+// close removes the checkpoints of an unsaved session.
+func (c *checkpointer) close() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.store != nil && c.unsaved {
+		_ = c.store.Remove()
+	}
+}
+
+// attach follows the session now in use (a new one, /resume).
+func (c *checkpointer) attach(s *session.Session, store *checkpoint.Store, unsaved bool) {
+	c.mu.Lock()
+	if c.store != nil && c.unsaved {
+		_ = c.store.Remove()
+	}
+	c.sess, c.store, c.pending, c.unsaved = s, store, "", unsaved
+	c.mu.Unlock()
+	s.OnStart(func(call session.ToolCall) {
+		if changesFiles(call.Name) {
+			c.take(s, "before "+call.Name)
+		}
+	})
+}
+
+// take records a checkpoint of the turn s is in.
+func (c *checkpointer) take(s *session.Session, label string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s != c.sess || c.store == nil {
+		return
+	}
+	q, ok := s.LastQuestion()
+	if !ok {
+		return
+	}
+	_, note, err := c.store.Take(c.wd, q.ID, label)
+	switch {
+	case err != nil && !c.failed:
+		c.failed = true
+		fmt.Fprintf(c.d.stderr, "warning: no checkpoint could be taken (%v); /rewind cannot undo these changes\n", err)
+	case note != "":
+		fmt.Fprintf(c.d.stderr, "note: %s\n", note)
+	}
+	if err == nil && label != "after" {
+		c.pending = q.ID
+	}
+}
+
+// OnEvent takes the "after" checkpoint when a turn of the main agent that
+// changed files ends, so what the person does next is theirs.
+func (c *checkpointer) OnEvent(e listener.Event) {
+	done, ok := e.(listener.TurnDone)
+	if !ok || done.Agent != "" {
+		return
+	}
+	c.mu.Lock()
+	s, pending := c.sess, c.pending
+	c.pending = ""
+	c.mu.Unlock()
+	if pending != "" {
+		c.take(s, "after")
+	}
+}
+
+// turnRow is one question of a session and what its turn did to files.
+type turnRow struct {
+	N        int
+	Question session.Message
+	Changes  []checkpoint.Change
+	Has      bool // it has checkpoints (it ran a tool that may change files)
+}
+
+// turnRows numbers the questions of msgs (from 1) with their checkpoints.
+func turnRows(msgs []session.Message, st *checkpoint.Store) ([]turnRow, error) {
+	turns, err := st.Turns(nil)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]checkpoint.Turn{}
+	for _, t := range turns {
+		byID[t.ID] = t
+	}
+	var rows []turnRow
+	for _, m := range msgs {
+		if m.Role != session.RoleUser {
+			continue
+		}
+		t, ok := byID[m.ID]
+		rows = append(rows, turnRow{N: len(rows) + 1, Question: m, Changes: t.Changes, Has: ok})
+	}
+	return rows, nil
+}
+
+// writeTurns lists rows: number, question, and the files each changed.
+func writeTurns(w io.Writer, rows []turnRow) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no turns yet")
+		return
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "%3d  %s\n", r.N, listener.VisibleString(session.Title(r.Question.Content)))
+		switch {
+		case !r.Has:
+			fmt.Fprintln(w, "       (no file changes)")
+		case len(r.Changes) == 0:
+			fmt.Fprintln(w, "       (tools ran; no file changed)")
+		}
+		for _, ch := range r.Changes {
+			fmt.Fprintf(w, "       %c %s\n", ch.Kind, listener.VisibleString(ch.Path))
+		}
+	}
+}
+
+// rewindFiles puts the files back as they were before turn row n: from
+// the first turn at or after it that has checkpoints.
+func rewindFiles(wd string, rows []turnRow, n int, st *checkpoint.Store, force bool) (checkpoint.Result, bool, error) {
+	for _, r := range rows[n-1:] {
+		if r.Has {
+			res, err := st.Rewind(wd, r.Question.ID, force)
+			return res, true, err
+		}
+	}
+	return checkpoint.Result{}, false, nil
+}
+
+// writeRewind says what a rewind did, and what it left alone.
+func writeRewind(w io.Writer, res checkpoint.Result, any bool, force string) {
+	if !any {
+		fmt.Fprintln(w, "no file changed since then: nothing to restore")
+		return
+	}
+	if len(res.Restored) == 0 && len(res.Conflicts) == 0 && len(res.Unrestorable) == 0 {
+		fmt.Fprintln(w, "the files are already as they were")
+	}
+	for _, ch := range res.Restored {
+		fmt.Fprintf(w, "restored %c %s\n", ch.Kind, listener.VisibleString(ch.Path))
+	}
+	if len(res.Conflicts) > 0 {
+		fmt.Fprintf(w, "left alone (changed after the agent, by you or another program; %s overwrites them):\n", force)
+		for _, p := range res.Conflicts {
+			fmt.Fprintf(w, "  %s\n", listener.VisibleString(p))
+		}
+	}
+	if len(res.Unrestorable) > 0 {
+		fmt.Fprintln(w, "cannot restore (over the checkpoint size limit, not stored):")
+		for _, p := range res.Unrestorable {
+			fmt.Fprintf(w, "  %s\n", listener.VisibleString(p))
+		}
+	}
+}
+
+// removeCheckpoints deletes a session's checkpoints (chat sessions rm).
+func removeCheckpoints(getenv func(string) string, sessionID string) {
+	_ = os.RemoveAll(checkpointDir(getenv, sessionID))
+}
+
+// rewindTarget is a saved session opened for the checkpoint commands:
+// locked, with its checkpoints.
+type rewindTarget struct {
+	info   session.Info
+	loaded session.Loaded
+	store  *checkpoint.Store
+	unlock func()
+}
+
+func openRewindTarget(d deps, cfg config.Config, resume string) (*rewindTarget, error) {
+	st := session.Store{Dir: session.DefaultDir(d.getenv)}
+	var info session.Info
+	var err error
+	if resume != "" {
+		info, err = st.Find(resume)
+	} else {
+		wd, werr := d.workdir()
+		if werr != nil {
+			return nil, werr
+		}
+		info, err = st.Latest(wd)
+	}
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := st.Lock(info.ID)
+	if err != nil {
+		return nil, fmt.Errorf("%w: end it first", err)
+	}
+	l, err := session.Load(info.Path)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	return &rewindTarget{info: info, loaded: l, store: checkpointStore(d, cfg, info.ID), unlock: unlock}, nil
+}
+
+func newCheckpointsCmd(d deps, o *rootOptions) *cobra.Command {
+	var resume string
+	cmd := &cobra.Command{
+		Use:   "checkpoints",
+		Short: "List the turns of the latest session here and the files each changed",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadConfig(cmd, d, o)
+			if err != nil {
+				return err
+			}
+			t, err := openRewindTarget(d, cfg, resume)
+			if err != nil {
+				return err
+			}
+			defer t.unlock()
+			rows, err := turnRows(t.loaded.Messages, t.store)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(d.stdout, "session %s · %s\n", session.ShortID(t.info.ID), listener.VisibleString(t.info.Title))
+			writeTurns(d.stdout, rows)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&resume, "resume", "r", "", "the session with this id (default: the latest of this directory)")
+	return cmd
+}
+
+func newRewindCmd(d deps, o *rootOptions) *cobra.Command {
+	var resume string
+	var filesOnly, convOnly, force bool
+	cmd := &cobra.Command{
+		Use:   "rewind [N]",
+		Short: "Put the files and the conversation back as they were before turn N (default: the last)",
+		Long: `rewind undoes what the agent did from turn N on (chat checkpoints lists them):
+the files it created, changed or deleted come back as they were, and the
+conversation is cut back to before that question (the session file keeps
+the rest, marked). A file changed after the agent, by you or another
+program, is left alone and listed, unless --force. Unlike /undo, which
+only drops the last question and its answer, rewind also restores files.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if filesOnly && convOnly {
+				return fmt.Errorf("--files-only and --conversation-only exclude each other")
+			}
+			cfg, err := loadConfig(cmd, d, o)
+			if err != nil {
+				return err
+			}
+			t, err := openRewindTarget(d, cfg, resume)
+			if err != nil {
+				return err
+			}
+			defer t.unlock()
+			rows, err := turnRows(t.loaded.Messages, t.store)
+			if err != nil {
+				return err
+			}
+			if len(rows) == 0 {
+				return fmt.Errorf("session %s has no turns to rewind", session.ShortID(t.info.ID))
+			}
+			n := len(rows)
+			if len(args) == 1 {
+				if _, err := fmt.Sscan(args[0], &n); err != nil || n < 1 || n > len(rows) {
+					return fmt.Errorf("turn %q: give a number from 1 to %d (chat checkpoints lists them)", args[0], len(rows))
+				}
+			}
+			wd, err := d.workdir()
+			if err != nil {
+				return err
+			}
+			if !convOnly {
+				if t.loaded.Header.Dir != "" && t.loaded.Header.Dir != wd {
+					return fmt.Errorf("session %s was made in %s: run chat rewind there", session.ShortID(t.info.ID), t.loaded.Header.Dir)
+				}
+				res, any, err := rewindFiles(wd, rows, n, t.store, force)
+				if err != nil {
+					return err
+				}
+				writeRewind(d.stdout, res, any, "--force")
+			}
+			if !filesOnly {
+				return rewindConversation(d, t, rows[n-1])
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&resume, "resume", "r", "", "the session with this id (default: the latest of this directory)")
+	f.BoolVar(&filesOnly, "files-only", false, "restore the files, keep the conversation")
+	f.BoolVar(&convOnly, "conversation-only", false, "cut the conversation back, leave the files")
+	f.BoolVar(&force, "force", false, "also overwrite files changed after the agent changed them")
+	return cmd
+}
+
+// rewindConversation cuts a saved session back to before row's question.
+func rewindConversation(d deps, t *rewindTarget, row turnRow) error {
+	s := session.New(t.loaded.Messages...)
+	s.KeepRewound(t.loaded.Rewound)
+	gone, err := s.ArchiveFrom(row.Question.ID)
+	if err != nil {
+		return err
+	}
+	w, _, err := session.Store{Dir: session.DefaultDir(d.getenv)}.Continue(t.loaded)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if err := w.Sync(s); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.stdout, "conversation rewound to before turn %d (%d messages taken out; the session file keeps them): chat --continue goes on from there\n", row.N, len(gone))
+	return nil
+}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// snapshotTree reads every file under dir: path → mode and bytes.
+func snapshotTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, _ := os.ReadFile(p)
+		fmt.Fprintf(&b, "%s %v %q\n", rel, fi.Mode(), data)
+		return nil
+	})
+	return b.String()
+}
+
+// TestRewindThroughTheBinary: a shell command creates, modifies, deletes
+// and re-modes files in a folder that is not a git repository; chat
+// checkpoints lists them; chat rewind brings the tree back byte for byte
+// and cuts the conversation; a file the person edited after the agent is
+// left alone and listed, until --force.
+func TestRewindThroughTheBinary(t *testing.T) {
+	t.Parallel()
+	w := newBoxedWorld(t)
+	os.RemoveAll(filepath.Join(w.dir, ".git")) // not a repository
+	_ = os.WriteFile(filepath.Join(w.dir, "a.txt"), []byte("original a\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(w.dir, "b.txt"), []byte("original b\n"), 0o644)
+	_ = os.MkdirAll(filepath.Join(w.dir, "sub"), 0o755)
+	_ = os.WriteFile(filepath.Join(w.dir, "sub", "c.sh"), []byte("#!/bin/sh\n"), 0o755)
+	before := snapshotTree(t, w.dir)
+
+	shell := func(id, command string) oaitest.Answer {
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: id, Name: "run_shell", Args: fmt.Sprintf(`{"command":%q}`, command)}}}
+	}
+	srv := oaitest.New(t,
+		shell("s1", "echo changed > a.txt; rm b.txt; mkdir -p new && echo n > new/n.txt; chmod 600 sub/c.sh"), oaitest.Answer{Text: "turn one done"},
+		oaitest.Answer{Text: "after the rewind"},
+		shell("s2", "echo again > a.txt; echo e > e.txt"), oaitest.Answer{Text: "turn three done"})
+	chat := func(args ...string) string {
+		t.Helper()
+		out, errOut, code := run(t, w.chat(t, srv, args...))
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s\n%s", args, code, out, errOut)
+		}
+		return out
+	}
+	chat("--yes", "-p", "change things")
+	if snapshotTree(t, w.dir) == before {
+		t.Fatal("the command changed nothing")
+	}
+	list := chat("checkpoints")
+	for _, want := range []string{"1  change things", "+ new/n.txt", "~ a.txt", "- b.txt", "~ sub/c.sh"} {
+		if !strings.Contains(list, want) {
+			t.Fatalf("chat checkpoints lacks %q:\n%s", want, list)
+		}
+	}
+	out := chat("rewind")
+	if got := snapshotTree(t, w.dir); got != before {
+		t.Fatalf("after chat rewind:\n%s\nwant\n%s\n%s", got, before, out)
+	}
+	if !strings.Contains(out, "conversation rewound to before turn 1") {
+		t.Fatalf("rewind said:\n%s", out)
+	}
+	// The conversation goes on from before turn 1.
+	chat("--continue", "-p", "hello again")
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-1].Shape(); got != "system user" {
+		t.Fatalf("after the rewind the model got %s", got)
+	}
+
+	// Turn 3 changes a.txt; the person edits it afterwards.
+	chat("--continue", "--yes", "-p", "change again")
+	_ = os.WriteFile(filepath.Join(w.dir, "a.txt"), []byte("the person's edit\n"), 0o644)
+	out = chat("rewind", "--files-only")
+	if !strings.Contains(out, "left alone") || !strings.Contains(out, "a.txt") || !strings.Contains(out, "restored - e.txt") {
+		t.Fatalf("rewind said:\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.dir, "a.txt")); string(b) != "the person's edit\n" {
+		t.Fatalf("the person's edit was overwritten: %q", b)
+	}
+	if fileExists(filepath.Join(w.dir, "e.txt")) {
+		t.Fatal("the agent's new file was not removed")
+	}
+	chat("rewind", "--files-only", "--force")
+	if b, _ := os.ReadFile(filepath.Join(w.dir, "a.txt")); string(b) != "original a\n" {
+		t.Fatalf("--force: %q", b)
+	}
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+}
