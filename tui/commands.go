@@ -35,7 +35,8 @@ var commands = []command{
 	{"/skills", "", "list the skills the model can load", false},
 	{"/mcp", "", "list the MCP servers, their state and tools", false},
 	{"/retry", "", "ask for the last answer again", true},
-	{"/undo", "", "remove the last question and its answer", true},
+	{"/undo", "", "remove the last question and its answer (files stay as they are)", true},
+	{"/rewind", "[N [files|conversation] [force]]", "list the turns and the files each changed; put files and conversation back to before turn N", true},
 	{"/sessions", "", "pick a saved session to resume", true},
 	{"/resume", "[ID]", "switch to a saved session (without ID: pick one)", true},
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
@@ -247,6 +248,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		return m.retry(), true
 	case "/undo":
 		m.undo()
+	case "/rewind":
+		return m.rewind(arg), true
 	case "/sessions":
 		return m.openPicker(), true
 	case "/resume":
@@ -302,6 +305,65 @@ func (m *Model) undo() {
 	m.print(m.noticeBlock(m.st.notice, "⤺ removed the last question and its answer"))
 	if m.input.empty() {
 		m.input.set(last.Content)
+	}
+}
+
+// rewind lists the turns (no argument) or rewinds to before turn N, in a
+// command (it reads and writes files).
+func (m *Model) rewind(arg string) tea.Cmd {
+	r := m.opts.Rewind
+	if r == nil {
+		m.notice = "checkpoints are off in this run"
+		return nil
+	}
+	f := strings.Fields(arg)
+	if len(f) == 0 {
+		return func() tea.Msg {
+			text, err := r.Turns()
+			return rewoundMsg{report: strings.TrimRight(text, "\n") + "\n/rewind N puts files and conversation back to before turn N; add files or conversation for one of them", err: err}
+		}
+	}
+	n, err := strconv.Atoi(f[0])
+	files, conv, force := true, true, false
+	for _, w := range f[1:] {
+		switch w {
+		case "files":
+			conv = false
+		case "conversation":
+			files = false
+		case "force":
+			force = true
+		default:
+			err = fmt.Errorf("%q", w)
+		}
+	}
+	if err != nil || n < 1 || !files && !conv {
+		m.notice = "/rewind N [files|conversation] [force]; /rewind alone lists the turns"
+		return nil
+	}
+	return func() tea.Msg {
+		report, question, err := r.Rewind(n, files, conv, force)
+		return rewoundMsg{report: report, question: question, err: err}
+	}
+}
+
+type rewoundMsg struct {
+	report, question string
+	err              error
+}
+
+func (m *Model) onRewound(msg rewoundMsg) {
+	if msg.err != nil {
+		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(msg.err.Error())))
+		return
+	}
+	m.print(m.noticeBlock(m.st.notice, listener.VisibleString(strings.TrimRight(msg.report, "\n"))))
+	if msg.question != "" {
+		msgs := m.opts.Agent.Session().Messages()
+		m.contextUsed = contextOf(msgs)
+		if m.input.empty() {
+			m.input.set(msg.question)
+		}
 	}
 }
 

@@ -42,6 +42,8 @@ type Options struct {
 	Tools func() []ToolState
 	// Sandbox says where commands run, for /tools.
 	Sandbox func() string
+	// Rewind takes back what the agent did (nil: checkpoints are off).
+	Rewind Rewinder
 	// Skills are the skills found, for /skills.
 	Skills []tool.Skill
 	// MCP lists the MCP servers and their state, for /mcp (nil: none).
@@ -56,6 +58,18 @@ type MCPState struct {
 
 // ToolState is one line of /tools.
 type ToolState struct{ Name, State, Description string }
+
+// Rewinder takes back what the agent did, for /rewind. Both methods do
+// IO: the TUI calls them from a command.
+type Rewinder interface {
+	// Turns lists the session's questions, numbered from 1, with the files
+	// each turn changed.
+	Turns() (string, error)
+	// Rewind puts the files and/or the conversation back to before turn n
+	// and says what it did; question is the rewound question's text when
+	// the conversation was cut (it goes back into the input).
+	Rewind(n int, files, conversation, force bool) (report, question string, err error)
+}
 
 // SessionHost is what the TUI needs of session storage.
 type SessionHost interface {

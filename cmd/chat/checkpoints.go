@@ -14,6 +14,7 @@ import (
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tui"
 )
 
 // checkpointDir is where a session's checkpoints live.
@@ -380,4 +381,71 @@ func rewindConversation(d deps, t *rewindTarget, row turnRow) error {
 	}
 	fmt.Fprintf(d.stdout, "conversation rewound to before turn %d (%d messages taken out; the session file keeps them): chat --continue goes on from there\n", row.N, len(gone))
 	return nil
+}
+
+// rewinder is /rewind's, nil when checkpoints are off.
+func rewinder(w *wired) tui.Rewinder {
+	if w.checkpoints == nil {
+		return nil
+	}
+	return replRewinder{w: w, cp: w.checkpoints}
+}
+
+// replRewinder is /rewind: the checkpoints of the session in use and the
+// session itself.
+type replRewinder struct {
+	w  *wired
+	cp *checkpointer
+}
+
+func (r replRewinder) rows() ([]turnRow, *checkpoint.Store, error) {
+	r.cp.mu.Lock()
+	st := r.cp.store
+	r.cp.mu.Unlock()
+	if st == nil {
+		return nil, nil, fmt.Errorf("no checkpoints yet")
+	}
+	rows, err := turnRows(r.w.agent.Session().Messages(), st)
+	return rows, st, err
+}
+
+func (r replRewinder) Turns() (string, error) {
+	rows, _, err := r.rows()
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("turns of this session:\n")
+	writeTurns(&b, rows)
+	return b.String(), nil
+}
+
+func (r replRewinder) Rewind(n int, files, conversation, force bool) (string, string, error) {
+	rows, st, err := r.rows()
+	if err != nil {
+		return "", "", err
+	}
+	if n > len(rows) {
+		return "", "", fmt.Errorf("there are %d turns; /rewind lists them", len(rows))
+	}
+	var b strings.Builder
+	if files {
+		res, any, err := rewindFiles(r.cp.wd, rows, n, st, force)
+		if err != nil {
+			return "", "", err
+		}
+		writeRewind(&b, res, any, fmt.Sprintf("/rewind %d files force", n))
+	}
+	question := ""
+	if conversation {
+		s := r.w.agent.Session()
+		gone, err := s.ArchiveFrom(rows[n-1].Question.ID)
+		if err != nil {
+			return b.String(), "", err
+		}
+		r.w.host.save(s)
+		question = rows[n-1].Question.Content
+		fmt.Fprintf(&b, "conversation rewound to before turn %d (%d messages taken out; the session file keeps them)\n", n, len(gone))
+	}
+	return b.String(), question, nil
 }

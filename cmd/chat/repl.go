@@ -66,6 +66,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 			return out
 		},
 		Sandbox: w.shell.Describe,
+		Rewind:  rewinder(w),
 		SwitchAgent: func(name string) error {
 			def, ok := defs[name]
 			if !ok {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -99,5 +100,43 @@ func TestRewindThroughTheBinary(t *testing.T) {
 	}
 	if len(srv.Rejected()) > 0 {
 		t.Fatal(srv.Rejected())
+	}
+}
+
+// TestTUIRewind: /rewind in the REPL lists the turns with their files,
+// and /rewind 1 puts the files back, cuts the conversation and offers the
+// question again in the input.
+func TestTUIRewind(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"echo agent > a.txt; echo new > x.txt"}`}}},
+		oaitest.Answer{Text: "made them"},
+		oaitest.Answer{Text: "fresh start"})
+	tm := startTermOpts(t, srv, termOpts{setup: func(dir string) {
+		_ = os.WriteFile(filepath.Join(dir, "a.txt"), []byte("mine\n"), 0o644)
+	}})
+	tm.ask("make the files")
+	tm.waitFor("made them", 10*time.Second)
+	tm.ask("/rewind")
+	tm.waitFor("+ x.txt", 5*time.Second)
+	tm.waitFor("~ a.txt", 5*time.Second)
+	tm.ask("/rewind 1")
+	tm.waitFor("conversation rewound to before turn 1", 5*time.Second)
+	if b, _ := os.ReadFile(filepath.Join(tm.dir, "a.txt")); string(b) != "mine\n" || fileExists(filepath.Join(tm.dir, "x.txt")) {
+		t.Fatalf("files not rewound: a.txt %q, x.txt exists %v", b, fileExists(filepath.Join(tm.dir, "x.txt")))
+	}
+	// The question is back in the input, the line above the status bar.
+	lines := strings.Split(tm.screen(), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "scripted-model ·") && (i == 0 || strings.TrimSpace(lines[i-1]) != "› make the files") {
+			t.Fatalf("the input does not hold the question:\n%s", tm.screen())
+		}
+	}
+	tm.keys("C-u")
+	tm.ask("something else")
+	tm.waitFor("fresh start", 10*time.Second)
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-1].Shape(); got != "system user" {
+		t.Fatalf("after /rewind the model got %s", got)
 	}
 }
