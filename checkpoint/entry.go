@@ -1,10 +1,6 @@
 package checkpoint
 
-import (
-	"io/fs"
-	"os"
-	"syscall"
-)
+import "io/fs"
 
 // Entry is one path in a checkpoint.
 type Entry struct {
@@ -25,18 +21,6 @@ func (e Entry) same(o Entry) bool {
 	return e.Hash == o.Hash && e.Mode == o.Mode
 }
 
-// unchanged reports whether a file's metadata says it was not touched
-// since e was taken: its content need not be read again.
-func (e Entry) unchanged(fi os.FileInfo) bool {
-	return e.Size == fi.Size() && e.MTime == fi.ModTime().UnixNano() && e.Mode == fi.Mode() && e.Ino == inode(fi)
-}
-
-func inode(fi os.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return st.Ino
-	}
-	return 0
-}
 
 // Change is a path that differs between two states.
 type Change struct {

@@ -8,11 +8,16 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"golang.org/x/sys/unix"
 
 	"github.com/chatrepl/chat/internal/regular"
 )
@@ -26,71 +31,131 @@ var ErrTooBig = fmt.Errorf("the working directory has more than %d files: no che
 
 // scan reads root's state. A file whose metadata matches prev is not
 // read; new content is stored as objects (written counts the bytes).
-func (st *Store) scan(root string, prev map[string]Entry) (state map[string]Entry, written int64, err error) {
-	state = make(map[string]Entry, len(prev))
-	var patterns []gitignore.Pattern
-	patterns = append(patterns, ignoreFile(filepath.Join(root, ".git", "info", "exclude"), nil)...)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // unreadable: left out
-		}
-		rel, _ := filepath.Rel(root, p)
-		if rel == "." {
-			patterns = append(patterns, ignoreFile(filepath.Join(p, ".gitignore"), nil)...)
-			return nil
-		}
-		parts := strings.Split(filepath.ToSlash(rel), "/")
-		if d.IsDir() {
-			if d.Name() == ".git" || gitignore.NewMatcher(patterns).Match(parts, true) {
-				return filepath.SkipDir
-			}
-			patterns = append(patterns, ignoreFile(filepath.Join(p, ".gitignore"), parts)...)
-			return nil
-		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-			return nil // FIFOs, sockets, devices
-		}
-		if gitignore.NewMatcher(patterns).Match(parts, false) {
-			return nil
-		}
-		if len(state) >= maxFiles {
-			return ErrTooBig
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		key := filepath.ToSlash(rel)
-		if old, ok := prev[key]; ok && old.unchanged(fi) {
-			state[key] = old
-			return nil
-		}
-		e, n, err := st.store(p, fi)
-		if err != nil {
-			return nil // it changed under us or cannot be read: left out
-		}
-		written += n
-		state[key] = e
-		return nil
-	})
-	return state, written, err
+// Folders are read in parallel: a checkpoint of an unchanged tree costs
+// one stat per file, and stats are slow on some machines (4 µs here).
+func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int64, error) {
+	rootDir, err := os.Open(root)
+	if err != nil {
+		return nil, 0, err
+	}
+	rootDir.Close()
+	w := &walk{st: st, root: root, prev: prev, state: make(map[string]Entry, len(prev)), sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
+	patterns := ignoreFile(filepath.Join(root, ".git", "info", "exclude"), nil)
+	patterns = append(patterns, ignoreFile(filepath.Join(root, ".gitignore"), nil)...)
+	w.wg.Add(1)
+	go w.dir("", nil, patterns)
+	w.wg.Wait()
+	if w.tooMany.Load() {
+		return nil, 0, ErrTooBig
+	}
+	return w.state, w.written.Load(), nil
 }
 
-// store makes an entry for the file at p, storing its content.
-func (st *Store) store(p string, fi os.FileInfo) (Entry, int64, error) {
-	e := Entry{Mode: fi.Mode(), Size: fi.Size(), MTime: fi.ModTime().UnixNano(), Ino: inode(fi)}
+// walk is one scan in progress.
+type walk struct {
+	st      *Store
+	root    string
+	prev    map[string]Entry
+	sem     chan struct{} // bounds the folders read at once
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	state   map[string]Entry
+	written atomic.Int64
+	tooMany atomic.Bool
+}
+
+// dir reads one folder (rel from the root, "" for the root itself), its
+// subfolders in goroutines of their own.
+func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
+	defer w.wg.Done()
+	w.sem <- struct{}{}
+	defer func() { <-w.sem }()
+	f, err := os.Open(filepath.Join(w.root, rel))
+	if err != nil {
+		return // unreadable: left out
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return
+	}
+	matcher := gitignore.NewMatcher(patterns)
+	local := make(map[string]Entry, len(entries))
+	for _, d := range entries {
+		name := d.Name()
+		childParts := append(parts[:len(parts):len(parts)], name)
+		childRel := path.Join(rel, name)
+		if d.IsDir() {
+			if name == ".git" || matcher.Match(childParts, true) {
+				continue
+			}
+			ps := append(patterns[:len(patterns):len(patterns)], ignoreFile(filepath.Join(w.root, childRel, ".gitignore"), childParts)...)
+			w.wg.Add(1)
+			go w.dir(childRel, childParts, ps)
+			continue
+		}
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			continue // FIFOs, sockets, devices
+		}
+		if matcher.Match(childParts, false) {
+			continue
+		}
+		var sys unix.Stat_t
+		if err := unix.Fstatat(int(f.Fd()), name, &sys, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			continue
+		}
+		meta := Entry{Mode: fileMode(sys.Mode), Size: sys.Size, MTime: sys.Mtim.Nano(), Ino: sys.Ino}
+		if old, ok := w.prev[childRel]; ok && old.Size == meta.Size && old.MTime == meta.MTime && old.Mode == meta.Mode && old.Ino == meta.Ino {
+			local[childRel] = old
+			continue
+		}
+		e, n, err := w.st.store(filepath.Join(w.root, childRel), meta)
+		if err != nil {
+			continue // it changed under us or cannot be read: left out
+		}
+		w.written.Add(n)
+		local[childRel] = e
+	}
+	w.mu.Lock()
+	for k, v := range local {
+		w.state[k] = v
+	}
+	if len(w.state) > maxFiles {
+		w.tooMany.Store(true)
+	}
+	w.mu.Unlock()
+}
+
+// fileMode is a stat mode as Go's fs.FileMode (the kinds a scan keeps).
+func fileMode(m uint32) fs.FileMode {
+	mode := fs.FileMode(m & 0o777)
+	if m&unix.S_IFMT == unix.S_IFLNK {
+		mode |= fs.ModeSymlink
+	}
+	if m&unix.S_ISUID != 0 {
+		mode |= fs.ModeSetuid
+	}
+	if m&unix.S_ISGID != 0 {
+		mode |= fs.ModeSetgid
+	}
+	if m&unix.S_ISVTX != 0 {
+		mode |= fs.ModeSticky
+	}
+	return mode
+}
+
+// store completes an entry (its metadata read) for the file at p,
+// storing its content.
+func (st *Store) store(p string, e Entry) (Entry, int64, error) {
 	var data []byte
-	if fi.Mode()&fs.ModeSymlink != 0 {
+	if e.Mode&fs.ModeSymlink != 0 {
 		target, err := os.Readlink(p)
 		if err != nil {
 			return e, 0, err
 		}
 		data = []byte(target)
 	} else {
-		if fi.Size() > st.maxFileSize() {
+		if e.Size > st.maxFileSize() {
 			e.TooBig = true
 			return e, 0, nil
 		}

@@ -221,7 +221,7 @@ func (w *Writer) Sync(s *Session) error {
 			w.err = err
 			return err
 		}
-	} else if err := w.rewrite(withRewound(msgs, s.Rewound())); err != nil {
+	} else if err := w.rewrite(WithRewound(msgs, s.Rewound())); err != nil {
 		w.err = err
 		return err
 	}
@@ -321,9 +321,9 @@ func (w *Writer) rewrite(msgs []Message) error {
 	return nil
 }
 
-// withRewound puts the rewound messages back among the others, in the
-// order they were made, for the file.
-func withRewound(msgs, rewound []Message) []Message {
+// WithRewound puts the rewound messages back among the others, in the
+// order they were made (for the file, and to show a whole session).
+func WithRewound(msgs, rewound []Message) []Message {
 	if len(rewound) == 0 {
 		return msgs
 	}

@@ -285,7 +285,7 @@ func newSessionsCmd(d deps) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			writeTranscript(d.stdout, l.Messages)
+			writeTranscript(d.stdout, session.WithRewound(l.Messages, l.Rewound))
 			return nil
 		},
 	}
@@ -344,6 +344,9 @@ func loadByPrefix(st session.Store, prefix string) (session.Loaded, error) {
 // writeTranscript prints a session as plain text, control bytes inert.
 func writeTranscript(w io.Writer, msgs []session.Message) {
 	for _, m := range msgs {
+		if m.Rewound && m.Role == session.RoleUser {
+			fmt.Fprint(w, "[rewound: not sent again]\n")
+		}
 		switch m.Role {
 		case session.RoleSystem:
 			fmt.Fprintf(w, "[system] %s\n\n", listener.VisibleString(m.Content))

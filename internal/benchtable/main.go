@@ -66,6 +66,10 @@ func main() {
 		fmt.Fprintf(&b, "\nA sandboxed `bash -c true` against an unsandboxed one: **%+.2f ms** median extra (goal ≤ 5 ms); starting the box, once per run at the first command: %.1f ms\n",
 			(median(boxed)-median(direct))/1e6, median(values[key{"ShellTrue/box-start", "ns/op"}])/1e6)
 	}
+	if v := values[key{"TakeUnchanged", "ns/op"}]; len(v) > 0 {
+		fmt.Fprintf(&b, "\nCheckpoints: an unchanged 10,000-file tree **%.1f ms** (goal ≤ 30), the first of Go's source tree **%.2f s** (≤ 2), restoring 100 changed files **%.1f ms** (≤ 100)\n",
+			median(v)/1e6, median(values[key{"FirstTakeGoSource", "ns/op"}])/1e9, median(values[key{"Restore100", "ns/op"}])/1e6)
+	}
 	io.WriteString(os.Stdout, b.String())
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
