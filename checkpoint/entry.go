@@ -21,7 +21,6 @@ func (e Entry) same(o Entry) bool {
 	return e.Hash == o.Hash && e.Mode == o.Mode
 }
 
-
 // Change is a path that differs between two states.
 type Change struct {
 	Path string
