@@ -398,7 +398,14 @@ func (m *Model) onResumed(msg resumedMsg) {
 	s := msg.s
 	m.opts.Agent.SetSession(s)
 	m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
-	msgs := s.Messages()
+	m.showResumed(s.Messages())
+}
+
+type showResumedMsg struct{}
+
+// showResumed says a session was resumed and shows where it stopped: the
+// last question and what followed.
+func (m *Model) showResumed(msgs []session.Message) {
 	m.contextUsed = contextOf(msgs)
 	m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("── resumed a session of %d messages ──", len(msgs))))
 	// Show where it stopped: the last question and what followed.

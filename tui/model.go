@@ -44,6 +44,12 @@ type Options struct {
 	Sandbox func() string
 	// Rewind takes back what the agent did (nil: checkpoints are off).
 	Rewind Rewinder
+	// Resumed: the session was continued (--continue, --resume): show
+	// where it stopped, as /resume does.
+	Resumed bool
+	// Draft is put in the input at start: a question that got no answer
+	// before chat stopped.
+	Draft string
 	// Skills are the skills found, for /skills.
 	Skills []tool.Skill
 	// MCP lists the MCP servers and their state, for /mcp (nil: none).
@@ -176,6 +182,9 @@ func New(o Options) *Model {
 	if o.Agent != nil && o.Agent.Session() != nil {
 		m.contextUsed = contextOf(o.Agent.Session().Messages()) // a resumed session
 	}
+	if o.Draft != "" {
+		m.input.set(o.Draft)
+	}
 	return m
 }
 
@@ -195,6 +204,9 @@ func (m *Model) restyle() {
 // Init asks the terminal for its background (to pick the palette).
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{textarea.Blink}
+	if m.opts.Resumed && m.opts.Agent != nil {
+		cmds = append(cmds, func() tea.Msg { return showResumedMsg{} })
+	}
 	if m.opts.Dark == nil && !m.opts.NoColor {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

@@ -108,6 +108,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case sessionsMsg:
 		m.onSessions(msg)
 		return nil
+	case showResumedMsg:
+		m.showResumed(m.opts.Agent.Session().Messages())
+		return nil
 	case rewoundMsg:
 		m.onRewound(msg)
 		return nil

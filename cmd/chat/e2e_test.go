@@ -50,6 +50,7 @@ type termOpts struct {
 	width, height int
 	noWait        bool             // do not wait for the input prompt (chat may refuse to start)
 	setup         func(dir string) // prepares the working directory before chat starts
+	home          string           // HOME (default: a new temporary folder)
 }
 
 func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string) *pane {
@@ -63,7 +64,10 @@ func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string
 	if o.setup != nil {
 		o.setup(tm.dir)
 	}
-	home := t.TempDir()
+	home := o.home
+	if home == "" {
+		home = t.TempDir()
+	}
 	tm.home = home
 	if configTOML != "" {
 		_ = os.MkdirAll(filepath.Join(home, "c", "chat"), 0o700)

@@ -42,7 +42,10 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	w.connectEager(ctx, d)
 	defs := w.ext.defs
 	models := client(cfg, a.Model()).Models
+	resumed := (o.cont || o.resume != "") && a.Session().Len() > 1
 	err = tui.Run(ctx, tui.Options{
+		Resumed:     resumed,
+		Draft:       unansweredDraft(a.Session().Messages(), resumed),
 		Agent:       a,
 		Interloper:  interloper,
 		Models:      models,
@@ -106,3 +109,12 @@ func mcpStates(s *mcpclient.Servers) func() []tui.MCPState {
 
 // historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).
 func historyPath(getenv func(string) string) string { return xdg.State.Chat(getenv, "history.jsonl") }
+
+// unansweredDraft is the question a resumed session ends with, unanswered
+// (chat stopped before it was answered): it goes back into the input.
+func unansweredDraft(msgs []session.Message, resumed bool) string {
+	if n := len(msgs); resumed && n > 0 && msgs[n-1].Role == session.RoleUser && msgs[n-1].Unanswered {
+		return msgs[n-1].Content
+	}
+	return ""
+}

@@ -140,3 +140,45 @@ func TestTUIRewind(t *testing.T) {
 		t.Fatalf("after /rewind the model got %s", got)
 	}
 }
+
+// TestResumeShowsWhereYouWere: chat --continue in the REPL shows the
+// resumed header and the last exchange, and puts back in the input the
+// question that got no answer; the "got no answer" note is not said again
+// on every later --continue (one session printed 18 of them).
+func TestResumeShowsWhereYouWere(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		oaitest.Answer{Text: "the first answer"},
+		oaitest.Fail{Status: 400, Message: "no"},
+		oaitest.Fail{Status: 400, Message: "no"},
+		oaitest.Fail{Status: 400, Message: "no"})
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "the second answer"} })
+	home := t.TempDir()
+	var stderr strings.Builder
+	tm := startTermOpts(t, srv, termOpts{home: home, noWait: true, setup: func(dir string) {
+		run1 := func(args ...string) (string, string, int) {
+			return run(t, inHome(t, command(t, srv, args...), home, dir))
+		}
+		run1("-p", "the first question")
+		for _, q := range []string{"a failed question", "another failed one", "the lost question"} {
+			_, errOut, code := run1("--continue", "-p", q)
+			if code == 0 {
+				t.Errorf("the failing turn exited 0: %s", errOut)
+			}
+			stderr.WriteString(errOut)
+		}
+	}}, "--continue")
+	if n := strings.Count(stderr.String(), "got no answer"); n > 0 {
+		t.Errorf("the note was said %d times for questions already marked:\n%s", n, stderr.String())
+	}
+	tm.waitFor("── resumed a session of", 10*time.Second)
+	screen := tm.waitFor("› the lost question", 5*time.Second)
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "scripted-model") && (i == 0 || strings.TrimSpace(lines[i-1]) != "› the lost question") {
+			t.Fatalf("the unanswered question is not back in the input:\n%s", screen)
+		}
+	}
+	tm.keys("Enter")
+	tm.waitFor("the second answer", 10*time.Second)
+}

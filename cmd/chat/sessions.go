@@ -130,11 +130,10 @@ func (h *sessionHost) loadLocked(info session.Info) (*session.Session, session.L
 	s.KeepRewound(l.Rewound)
 	s.Prune()
 	// A question left without an answer (its turn failed, or chat was
-	// killed) is kept, but never sent again on its own.
-	s.MarkUnanswered()
-	msgs := s.Messages()
-	for i := len(msgs) - 1; i >= 0 && msgs[i].Role == session.RoleUser && msgs[i].Unanswered; i-- {
-		fmt.Fprintf(h.d.stderr, "note: an earlier message got no answer and is not sent again: %q\n", session.Title(msgs[i].Content))
+	// killed) is kept, but never sent again on its own. Said once: the
+	// mark is saved.
+	for _, m := range s.MarkUnanswered() {
+		fmt.Fprintf(h.d.stderr, "note: an earlier message got no answer and is not sent again: %q\n", session.Title(m.Content))
 	}
 	if !h.noSave {
 		w, backup, err := h.store.Continue(l)
@@ -145,6 +144,7 @@ func (h *sessionHost) loadLocked(info session.Info) (*session.Session, session.L
 			fmt.Fprintf(h.d.stderr, "warning: the session file had lines chat cannot read; the original is kept at %s\n", backup)
 		}
 		h.setWriter(w, s)
+		h.save(s) // the marks above, so they are said once
 	}
 	return s, l, nil
 }
