@@ -70,6 +70,9 @@ type Message struct {
 	// error, a cancel before any text, a crash): it is kept, but not sent
 	// again unless the person re-sends it.
 	Unanswered bool `json:"unanswered,omitempty"` // user
+	// Noted: the person was told, on a later load, that it was left
+	// unanswered (said once).
+	Noted bool `json:"noted,omitempty"` // user
 	// Rewound marks a message taken out of the conversation by a rewind:
 	// the file keeps it (Session.Rewound), nothing sends it.
 	Rewound bool `json:"rewound,omitempty"`

@@ -174,6 +174,26 @@ func (s *Session) MarkUnanswered() []Message {
 	return marked
 }
 
+// NoteUnanswered marks the trailing questions unanswered, as
+// MarkUnanswered, and returns those the person was not yet told about,
+// noting that they now are (a loaded session says so once per question).
+func (s *Session) NoteUnanswered() []Message {
+	s.MarkUnanswered()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var fresh []Message
+	for i := len(s.msgs) - 1; i >= 0 && s.msgs[i].Role == RoleUser; i-- {
+		if s.msgs[i].Unanswered && !s.msgs[i].Noted {
+			s.msgs[i].Noted = true
+			fresh = append([]Message{s.msgs[i]}, fresh...)
+		}
+	}
+	if len(fresh) > 0 {
+		s.revision++
+	}
+	return fresh
+}
+
 // Update replaces the message with the given id by edit(copy). When an
 // assistant loses tool calls, their results go with them. No hook fires.
 func (s *Session) Update(id string, edit func(*Message)) error {

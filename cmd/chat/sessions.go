@@ -132,7 +132,7 @@ func (h *sessionHost) loadLocked(info session.Info) (*session.Session, session.L
 	// A question left without an answer (its turn failed, or chat was
 	// killed) is kept, but never sent again on its own. Said once: the
 	// mark is saved.
-	for _, m := range s.MarkUnanswered() {
+	for _, m := range s.NoteUnanswered() {
 		fmt.Fprintf(h.d.stderr, "note: an earlier message got no answer and is not sent again: %q\n", session.Title(m.Content))
 	}
 	if !h.noSave {
