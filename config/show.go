@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Show writes the effective configuration as TOML with where each value
@@ -50,6 +51,18 @@ func (c Config) Show(w io.Writer) {
 		compact = strconv.FormatFloat(*c.CompactAt, 'g', -1, 64)
 	}
 	line("compact_at", compact)
+	mode := c.Sandbox.Mode
+	if mode == "" {
+		mode = "workspace-write"
+	}
+	line("sandbox.mode", q(mode))
+	if len(c.Sandbox.Writable) > 0 {
+		line("sandbox.writable", q(strings.Join(c.Sandbox.Writable, ", ")))
+	}
+	if len(c.Sandbox.EnvKeep) > 0 {
+		line("sandbox.env_keep", q(strings.Join(c.Sandbox.EnvKeep, ", ")))
+	}
+	line("checkpoints.off", strconv.FormatBool(c.Checkpoints.Off))
 	if len(c.MCP) > 0 {
 		fmt.Fprintf(w, "# %d MCP servers: chat mcp list\n", len(c.MCP))
 	}
@@ -72,6 +85,15 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # idle_timeout = "5m"                        # silence allowed inside a streamed answer
 # context_window = 4096                      # the model's window, when the server does not say
 # compact_at = 0.8                           # summarize earlier turns past 80% of the window; 0 = only on overflow
+
+# [sandbox]                                  # where run_shell's commands run (see the README)
+# mode = "workspace-write"                   # or "read-only", or "off" (the policy and prompts decide)
+# writable = ["~/.cache/go-build"]           # more roots commands may write under
+# env_keep = ["NPM_TOKEN"]                   # secret-looking variables commands may still see
+
+# [checkpoints]                              # what /rewind and chat rewind can undo
+# max_size_mb = 1024                         # per session; the oldest go past it
+# max_file_mb = 8                            # bigger files are noticed, not stored
 `
 
 // Init writes Template to path unless a file is already there.
