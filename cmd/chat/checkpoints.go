@@ -52,6 +52,29 @@ type checkpointer struct {
 	pending string // the turn that took a checkpoint and still needs its "after"
 	failed  bool   // said once that checkpoints failed
 	unsaved bool   // the session is not saved (--no-save): its checkpoints go with the run
+	// hold keeps notes for /rewind instead of writing them to stderr
+	// (the REPL draws on the terminal stderr shares).
+	hold  bool
+	notes []string
+}
+
+// say tells the person something about checkpoints; c.mu is held.
+func (c *checkpointer) say(format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	if c.hold {
+		c.notes = append(c.notes, text)
+		return
+	}
+	fmt.Fprintln(c.d.stderr, text)
+}
+
+// takeNotes returns the notes held for /rewind, and forgets them.
+func (c *checkpointer) takeNotes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.notes
+	c.notes = nil
+	return n
 }
 
 // newCheckpointer follows the sessions of host (nil when the config turns
@@ -113,9 +136,9 @@ func (c *checkpointer) take(s *session.Session, label string) {
 	switch {
 	case err != nil && !c.failed:
 		c.failed = true
-		fmt.Fprintf(c.d.stderr, "warning: no checkpoint could be taken (%v); /rewind cannot undo these changes\n", err)
+		c.say("warning: no checkpoint could be taken (%v); rewind cannot undo these changes", err)
 	case note != "":
-		fmt.Fprintf(c.d.stderr, "note: %s\n", note)
+		c.say("note: %s", note)
 	}
 	if err == nil && label != "after" {
 		c.pending = q.ID
@@ -388,6 +411,9 @@ func rewinder(w *wired) tui.Rewinder {
 	if w.checkpoints == nil {
 		return nil
 	}
+	w.checkpoints.mu.Lock()
+	w.checkpoints.hold = true
+	w.checkpoints.mu.Unlock()
 	return replRewinder{w: w, cp: w.checkpoints}
 }
 
@@ -415,6 +441,9 @@ func (r replRewinder) Turns() (string, error) {
 		return "", err
 	}
 	var b strings.Builder
+	for _, n := range r.cp.takeNotes() {
+		b.WriteString(n + "\n")
+	}
 	b.WriteString("turns of this session:\n")
 	writeTurns(&b, rows)
 	return b.String(), nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,5 +178,38 @@ func TestContentText(t *testing.T) {
 	long := (&serverTool{server: "a-very-long-server-name", remote: strings.Repeat("x", 80) + " y"}).Name()
 	if len(long) != 64 || strings.ContainsAny(long, " ") {
 		t.Fatalf("%q", long)
+	}
+}
+
+// TestHeadersStayWithTheirServer: a server that redirects elsewhere does
+// not get its configured token sent there; the redirect is not followed.
+func TestHeadersStayWithTheirServer(t *testing.T) {
+	var mu sync.Mutex
+	var leaked []string
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		leaked = append(leaked, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Error(w, "no", http.StatusNotFound)
+	}))
+	defer elsewhere.Close()
+	// Another origin: the same host by another name.
+	target := strings.Replace(elsewhere.URL, "127.0.0.1", "localhost", 1) + "/mcp"
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target, http.StatusTemporaryRedirect)
+	}))
+	defer redirector.Close()
+	servers := New(map[string]config.MCPConfig{"web": {URL: redirector.URL, Headers: map[string]string{"Authorization": "Bearer s3cret"}}},
+		func(string) string { return "" }, t.TempDir())
+	_, err := servers.Connect(context.Background(), "web")
+	if err == nil {
+		t.Fatal("connected through a redirect to another origin")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, a := range leaked {
+		if a != "" {
+			t.Fatalf("the token went to another origin: %q", a)
+		}
 	}
 }
