@@ -49,6 +49,8 @@ func ServeIfAsked() {
 }
 
 func serve(specJSON string) int {
+	// The commands the box starts must not inherit the control socket.
+	unix.CloseOnExec(ctlFD)
 	ctl := os.NewFile(ctlFD, "control")
 	var spec Spec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {

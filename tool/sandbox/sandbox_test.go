@@ -97,6 +97,7 @@ func TestTheBoxHolds(t *testing.T) {
 		fmt.Sprintf("python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", %d))'", port),
 		"cat " + filepath.Join(home, ".ssh", "id_rsa"),
 		"cat /proc/$PPID/environ; for p in /proc/[0-9]*; do cat $p/environ; done",
+		"ls -l /proc/self/fd/ > " + filepath.Join(work, "fds.txt"),
 	}
 	for _, line := range attacks {
 		out, _ := shell(t, b, work, line)
@@ -120,6 +121,10 @@ func TestTheBoxHolds(t *testing.T) {
 	case <-accepted:
 		t.Error("a connection reached a listener outside the box")
 	default:
+	}
+	// A command holds its output and /dev/null, never the box's control socket.
+	if fds, _ := os.ReadFile(filepath.Join(work, "fds.txt")); strings.Contains(string(fds), "socket:") {
+		t.Errorf("a command inherited a socket of the box:\n%s", fds)
 	}
 }
 
