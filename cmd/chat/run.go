@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,9 +102,10 @@ func confinement(d deps, cfg config.Config, wd string) (*tool.Confinement, error
 		wd = real
 	}
 	home := d.getenv("HOME")
-	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home),
-		Hidden: append(sandbox.DefaultHidden(home), expandPaths(append(cfg.Sandbox.Hidden,
-			xdg.Config.Chat(d.getenv), xdg.Data.Chat(d.getenv), xdg.State.Chat(d.getenv)), home)...)}
+	hidden := append(sandbox.DefaultHidden(home), expandPaths(append(cfg.Sandbox.Hidden,
+		xdg.Config.Chat(d.getenv), xdg.Data.Chat(d.getenv), xdg.State.Chat(d.getenv)), home)...)
+	slices.Sort(hidden)
+	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden)}
 	return tool.NewConfinement(spec, tool.ChildEnv(d.environ(), cfg.Sandbox.EnvKeep, []string{cfg.APIKey})), nil
 }
 
