@@ -75,6 +75,8 @@ type asking struct {
 	top       int
 	seenEnd   bool      // the person has had the last line of the body on screen
 	shown     time.Time // when the prompt appeared
+	focused   bool      // the person moved to it (Tab): it takes keys though the input holds text
+	stash     string    // the input's text while the reason is typed there ("t")
 }
 
 func (m *Model) onApproval(msg approvalMsg) {
@@ -104,12 +106,12 @@ func (m *Model) approvalKey(key string) bool {
 			if reason == "" {
 				reason = "the user declined"
 			}
-			m.input.clear()
+			m.input.set(a.stash) // what the person had typed comes back
 			m.answer(tool.Decision{Verdict: tool.Deny, Reason: "the user declined: " + reason}, "✗ declined: "+reason)
 			return true
 		case "esc":
 			a.reasoning = false
-			m.input.clear()
+			m.input.set(a.stash)
 			return true
 		}
 		return false
@@ -129,7 +131,7 @@ func (m *Model) approvalKey(key string) bool {
 		a.top = 0
 	case "end":
 		a.top = len(body)
-	case "y", "enter", "a":
+	case "y", "a": // never Enter: it is what ends a line of typing
 		// Nothing is approved unseen: a first y on a long command shows
 		// its end instead.
 		if !a.seenEnd {
@@ -152,8 +154,10 @@ func (m *Model) approvalKey(key string) bool {
 		m.answer(tool.Decision{Verdict: tool.Deny, Reason: "the user declined"}, "✗ declined")
 		return true
 	case "t":
-		a.reasoning = true
-		m.input.clear()
+		// The reason is typed in the input; what it held is kept aside
+		// and comes back after.
+		a.reasoning, a.stash = true, m.input.value()
+		m.input.set("")
 		return true
 	default:
 		return false // typing: it goes to the input, and is kept
@@ -309,6 +313,8 @@ func (m *Model) approvalView() string {
 	switch {
 	case a.reasoning:
 		lines = append(lines, m.st.hint.Render("type why, then enter (esc goes back)"))
+	case !m.promptTakesKeys(m.now()):
+		lines = append(lines, m.st.hint.Render(truncateWidth("⌨ you are typing: the question waits · tab answers it · ctrl+c cancels the turn", m.width)))
 	default:
 		// The choices first: a long "always" scope is what gets cut.
 		footer := "[y]es  [n]o  [t]ell it why"

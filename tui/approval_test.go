@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,7 @@ func TestApprovalPrompt(t *testing.T) {
 			f := newFixture(t)
 			f.busy("change it")
 			reply := askFor(f, edit)
+			f.clock = f.clock.Add(time.Second) // the Enter that started the turn was typing
 			view := ansi.Strip(f.m.View().Content)
 			for _, want := range []string{"? edit_file wants to: edit main.go", "-old line", "+new line", "[y]es  [n]o  [t]ell it why  [a]lways: changing files under /w"} {
 				if !strings.Contains(view, want) {
@@ -163,21 +165,86 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 	wantAnswer(t, f, reply, "y", tool.Allow)
 }
 
-// TestTypingNeverAnswers: keys typed as the prompt appears, or in a burst
-// of typing, go to the input and answer nothing; a deliberate key does.
+// TestTypingNeverAnswers: while the input holds text, or was typed in
+// during the last second, the prompt takes no keys (they go to the input,
+// nothing is lost) and says it waits; Tab moves to it on purpose; Enter
+// never approves; "t" does not erase what was typed.
 func TestTypingNeverAnswers(t *testing.T) {
 	t.Parallel()
 	f := busyFixture(t, "go")
 	reply := askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}})
-	f.typeText("also check this") // within the grace, and a burst: "a" and "t" and "n" must not answer
+	f.typeText("also check this") // "a", "t" and "n" must not answer
+	f.clock = f.clock.Add(5 * time.Second)
+	f.typeText("y") // long after: the input holds text, so still typing
 	unanswered(t, reply, "typing")
-	if got := f.m.input.value(); got != "also check this" {
+	if got := f.m.input.value(); got != "also check thisy" {
 		t.Fatalf("the typed text was not kept: %q", got)
 	}
-	f.clock = f.clock.Add(100 * time.Millisecond)
-	f.typeText("y") // still part of the burst
-	unanswered(t, reply, "a key in a burst")
-	wantAnswer(t, f, reply, "n", tool.Deny)
+	if view := ansi.Strip(f.m.View().Content); !strings.Contains(view, "the question waits · tab answers it") {
+		t.Fatalf("the prompt does not say it waits:\n%s", view)
+	}
+	// Tab moves to the question; "t" keeps the input aside for the reason
+	// and gives it back.
+	f.send(press("tab"))
+	f.typeText("t")
+	f.typeText("not now")
+	f.send(press("enter"))
+	if d := answered(t, reply); d.Verdict != tool.Deny || !strings.Contains(d.Reason, "not now") {
+		t.Fatalf("%+v", d)
+	}
+	if got := f.m.input.value(); got != "also check thisy" {
+		t.Fatalf("the reason erased the input: %q", got)
+	}
+	// Enter never approves, even on an empty, quiet input.
+	f.m.input.clear()
+	reply = askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "make", Target: "/w"}})
+	f.clock = f.clock.Add(5 * time.Second)
+	f.send(press("enter"))
+	unanswered(t, reply, "enter")
+	wantAnswer(t, f, reply, "y", tool.Allow)
+}
+
+// TestTypistNeverAnswers: a person typing sentences at 2, 5 and 10 keys a
+// second (Enter between them, injecting each), while prompts keep
+// appearing, answers none of them, and every character reaches the
+// input or the pending list.
+func TestTypistNeverAnswers(t *testing.T) {
+	t.Parallel()
+	sentences := []string{"hello all", "yes and no", "ok", "try again", "an answer", "tell them"}
+	for _, rate := range []int{2, 5, 10} {
+		t.Run(fmt.Sprint(rate, " keys/s"), func(t *testing.T) {
+			f := busyFixture(t, "go")
+			gap := time.Second / time.Duration(rate)
+			var sent []string
+			var reply chan tool.Decision
+			keys := 0
+			for _, sentence := range sentences {
+				for _, r := range sentence + "\n" {
+					f.clock = f.clock.Add(gap)
+					if keys%3 == 0 && f.m.asking == nil { // a prompt appears between two keys
+						reply = askFor(f, tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "whoami", Target: "/w"}})
+					}
+					keys++
+					if r == '\n' {
+						f.send(press("enter"))
+					} else {
+						f.typeText(string(r))
+					}
+					if reply != nil {
+						unanswered(t, reply, fmt.Sprintf("typing %q at %d keys/s", sentence, rate))
+					}
+				}
+				sent = append(sent, sentence)
+			}
+			var got []string
+			for _, p := range f.m.pending {
+				got = append(got, p.text)
+			}
+			if strings.Join(got, "|") != strings.Join(sent, "|") {
+				t.Fatalf("typed %q, the pending list has %q (input %q)", sent, got, f.m.input.value())
+			}
+		})
+	}
 }
 
 // TestLateEventsOfACancelledTurnAreDropped: after Ctrl+C, an answer, an

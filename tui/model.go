@@ -133,9 +133,10 @@ type Model struct {
 	// thoughtShown: its thinking was printed when the answer began.
 	thoughtShown bool
 
-	// lastKey is when the previous key arrived: keys in a burst are
-	// typing, never an answer to an approval prompt.
-	lastKey time.Time
+	// lastTyped is when the person last typed into the input: while they
+	// type (or the input holds text) an approval prompt waits and takes
+	// no keys.
+	lastTyped time.Time
 
 	tokensIn, tokensOut int
 	contextCap          int

@@ -67,6 +67,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	case tea.PasteMsg:
+		m.lastTyped = m.now()
 		m.input.paste(msg.Content)
 		return nil
 	case tea.MouseWheelMsg:

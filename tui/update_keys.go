@@ -12,45 +12,56 @@ import (
 // quitWindow is how long a first Ctrl+C at idle waits for the second.
 const quitWindow = 2 * time.Second
 
-// approvalGrace is how long after an approval prompt appears its keys
-// still count as typing; burstGap is the gap under which a key is part of
-// a burst of typing. Either way the key goes to the input, not to the
-// question: a person reading a prompt takes longer than both.
-const (
-	approvalGrace = 400 * time.Millisecond
-	burstGap      = 150 * time.Millisecond
-)
+// typingQuiet is how long after the last key typed into the input an
+// approval prompt starts taking keys on its own (the input empty). Until
+// then it waits, visibly; Tab, which is never a character, moves to it at
+// once.
+const typingQuiet = time.Second
 
-// isAnswerKey reports the keys that answer an approval prompt.
-func isAnswerKey(key string) bool {
-	switch key {
-	case "y", "a", "n", "t", "enter":
+// typed reports keys that are typing into the input (text, Enter,
+// deleting), as opposed to keys pressed on purpose (Tab, arrows).
+func typed(k tea.KeyPressMsg) bool {
+	switch k.String() {
+	case "enter", "backspace", "delete", "ctrl+u", "ctrl+w", "ctrl+k", "shift+enter", "alt+enter", "ctrl+j":
 		return true
 	}
-	return false
+	return k.Text != ""
+}
+
+// promptTakesKeys reports whether the approval prompt answers keys now:
+// moved to with Tab, or the input is empty and nobody typed for a second.
+// Typing never answers it, whatever its speed.
+func (m *Model) promptTakesKeys(now time.Time) bool {
+	return m.asking.focused || (m.input.empty() && now.Sub(m.lastTyped) >= typingQuiet)
 }
 
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	now := m.now()
-	typing := now.Sub(m.lastKey) < burstGap
-	if k.Text != "" { // typed text, not a key like ↓ that a person presses on purpose
-		m.lastKey = now
-	}
-	if m.asking != nil {
+	if a := m.asking; a != nil {
 		switch {
-		case key == "ctrl+c", key == "esc" && !m.asking.reasoning:
+		case key == "ctrl+c", key == "esc" && !a.reasoning:
 			// below: cancels the turn, and with it the question
-		case !m.asking.reasoning && isAnswerKey(key) && (typing || now.Sub(m.asking.shown) < approvalGrace):
-			// Someone typing as the prompt appeared: the key is kept as
-			// text, and answers nothing.
-			m.notice = "that went to the input, not to the question: press y, a or n to answer"
-			return m.input.update(k)
+		case a.reasoning:
+			if m.approvalKey(key) {
+				return nil
+			}
+			return m.input.update(k) // the reason
+		case key == "tab":
+			a.focused = true
+			m.notice = ""
+			return nil
+		case !m.promptTakesKeys(now):
+			// The person is typing: the key is theirs (Enter sends what
+			// they typed, as ever), the question waits.
 		case m.approvalKey(key):
 			return nil
 		default:
-			return m.input.update(k) // the reason, or other typing
+			a.focused = false // typing again: the question waits
 		}
+	}
+	if typed(k) {
+		m.lastTyped = now
 	}
 	if m.picker != nil {
 		if handled, cmd := m.pickerKey(key); handled {

@@ -109,10 +109,11 @@ func (tm *pane) ask(s string) {
 	tm.keys("Enter")
 }
 
-// answer presses a key at an approval prompt as a person does: after
-// reading it (keys within a moment of the prompt are taken as typing).
+// answer presses a key at an approval prompt as a person does on
+// purpose: Tab moves to the question (typing never answers it), then the
+// key.
 func (tm *pane) answer(key string) {
-	time.Sleep(600 * time.Millisecond)
+	tm.keys("Tab")
 	tm.typeText(key)
 }
 
