@@ -44,7 +44,10 @@ func TestMain(m *testing.M) {
 	if coverDir != "" {
 		build = append(build, "-cover", "-coverpkg=github.com/chatrepl/chat/...")
 	}
-	if out, err := exec.Command("go", append(build, ".")...).CombinedOutput(); err != nil {
+	// As make build does: without cgo (see the Makefile).
+	gobuild := exec.Command("go", append(build, ".")...)
+	gobuild.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := gobuild.CombinedOutput(); err != nil {
 		panic(string(out))
 	}
 	code := m.Run()
