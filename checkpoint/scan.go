@@ -81,6 +81,7 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 	}
 	matcher := gitignore.NewMatcher(patterns)
 	local := make(map[string]Entry, len(entries))
+	fd := int(f.Fd())
 	for _, d := range entries {
 		name := d.Name()
 		childParts := append(parts[:len(parts):len(parts)], name)
@@ -101,7 +102,7 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 			continue
 		}
 		var sys unix.Stat_t
-		if err := unix.Fstatat(int(f.Fd()), name, &sys, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		if err := unix.Fstatat(fd, name, &sys, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			continue
 		}
 		meta := Entry{Mode: fileMode(sys.Mode), Size: sys.Size, MTime: sys.Mtim.Nano(), Ino: sys.Ino}
