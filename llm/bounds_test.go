@@ -16,12 +16,20 @@ import (
 )
 
 // bounded is a client whose bounds are short enough for a test.
-func bounded(url string) *llm.Client {
+// bounded is a client whose header and idle timeouts are wait: short only
+// where the server never answers (so no load can make it pass), generous
+// where silence would be the machine's slowness, not the server's.
+func bounded(url string, wait time.Duration) *llm.Client {
 	return llm.New(llm.Config{BaseURL: url + "/v1", Model: "m", MaxRetries: -1,
-		HeaderTimeout: 300 * time.Millisecond, IdleTimeout: 300 * time.Millisecond, MaxAnswerBytes: 1 << 20})
+		HeaderTimeout: wait, IdleTimeout: wait, MaxAnswerBytes: 1 << 20})
 }
 
-func stream(t *testing.T, h http.HandlerFunc) error {
+// generous is a wait no loaded machine takes between two chunks.
+const generous = 10 * time.Second
+
+func stream(t *testing.T, h http.HandlerFunc) error { return streamWaiting(t, generous, h) }
+
+func streamWaiting(t *testing.T, wait time.Duration, h http.HandlerFunc) error {
 	t.Helper()
 	// The body is read first: only then does the server notice the
 	// client hanging up and end the request's context.
@@ -30,9 +38,9 @@ func stream(t *testing.T, h http.HandlerFunc) error {
 		h(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*generous)
 	defer cancel()
-	_, err := bounded(srv.URL).Complete(ctx, ask("hi"), llm.Handler{})
+	_, err := bounded(srv.URL, wait).Complete(ctx, ask("hi"), llm.Handler{})
 	if ctx.Err() != nil {
 		t.Fatal("the client hung")
 	}
@@ -53,11 +61,12 @@ func frame(text string) string {
 // a message naming the setting, instead of hanging.
 func TestServersThatHang(t *testing.T) {
 	t.Parallel()
-	err := stream(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	// The server never answers: a short wait always runs out.
+	err := streamWaiting(t, 300*time.Millisecond, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
 	if err == nil || !strings.Contains(err.Error(), "header_timeout") {
 		t.Fatalf("no headers: %v", err)
 	}
-	err = stream(t, func(w http.ResponseWriter, r *http.Request) {
+	err = streamWaiting(t, 300*time.Millisecond, func(w http.ResponseWriter, r *http.Request) {
 		sse(w)
 		fmt.Fprint(w, frame("partial"))
 		w.(http.Flusher).Flush()
@@ -66,13 +75,14 @@ func TestServersThatHang(t *testing.T) {
 	if !errors.Is(err, llm.ErrIdle) || !strings.Contains(err.Error(), "idle_timeout") {
 		t.Fatalf("silence: %v", err)
 	}
-	// Keep-alive comments are activity: a slow start is not silence.
-	err = stream(t, func(w http.ResponseWriter, r *http.Request) {
+	// Keep-alive comments are activity: a slow start (longer than the idle
+	// timeout) is not silence.
+	err = streamWaiting(t, 2*time.Second, func(w http.ResponseWriter, r *http.Request) {
 		sse(w)
-		for i := 0; i < 8; i++ {
+		for i := 0; i < 6; i++ {
 			fmt.Fprint(w, ": PROCESSING\n\n")
 			w.(http.Flusher).Flush()
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(500 * time.Millisecond)
 		}
 		fmt.Fprint(w, frame("late but fine"))
 		fmt.Fprint(w, "data: [DONE]\n\n")
