@@ -12,13 +12,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"golang.org/x/sys/unix"
 
+	"github.com/chatrepl/chat/internal/ignore"
 	"github.com/chatrepl/chat/internal/regular"
 )
 
@@ -216,20 +216,8 @@ func ignoreFile(p string, domain []string) []gitignore.Pattern {
 	if err != nil {
 		return nil
 	}
-	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
-	f.Close()
-	if err != nil {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimRight(line, " \r")
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
-	}
-	return ps
+	defer f.Close()
+	return ignore.Patterns(f, domain)
 }
 
 func sortChanges(cs []Change) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 
+	"github.com/chatrepl/chat/internal/ignore"
 	"github.com/chatrepl/chat/internal/regular"
 )
 
@@ -403,15 +404,8 @@ func readIgnore(root *os.Root, domain []string) []gitignore.Pattern {
 		if err != nil {
 			continue
 		}
-		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+		ps = append(ps, ignore.Patterns(f, domain)...)
 		f.Close()
-		for _, line := range strings.Split(string(b), "\n") {
-			line = strings.TrimRight(line, " \r")
-			if line == "" || strings.HasPrefix(line, "#") {
-				continue
-			}
-			ps = append(ps, gitignore.ParsePattern(line, domain))
-		}
 	}
 	return ps
 }

@@ -290,6 +290,25 @@ func openRewindTarget(d deps, cfg config.Config, resume string) (*rewindTarget, 
 	return &rewindTarget{info: info, loaded: l, store: checkpointStore(d, cfg, info.ID), unlock: unlock}, nil
 }
 
+// openTurns opens the session the checkpoint commands work on (locked:
+// release with t.unlock) and numbers its turns.
+func openTurns(cmd *cobra.Command, d deps, o *rootOptions, resume string) (*rewindTarget, []turnRow, error) {
+	cfg, err := loadConfig(cmd, d, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := openRewindTarget(d, cfg, resume)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := turnRows(t.loaded.Messages, t.store)
+	if err != nil {
+		t.unlock()
+		return nil, nil, err
+	}
+	return t, rows, nil
+}
+
 func newCheckpointsCmd(d deps, o *rootOptions) *cobra.Command {
 	var resume string
 	cmd := &cobra.Command{
@@ -297,19 +316,11 @@ func newCheckpointsCmd(d deps, o *rootOptions) *cobra.Command {
 		Short: "List the turns of the latest session here and the files each changed",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg, err := loadConfig(cmd, d, o)
-			if err != nil {
-				return err
-			}
-			t, err := openRewindTarget(d, cfg, resume)
+			t, rows, err := openTurns(cmd, d, o, resume)
 			if err != nil {
 				return err
 			}
 			defer t.unlock()
-			rows, err := turnRows(t.loaded.Messages, t.store)
-			if err != nil {
-				return err
-			}
 			fmt.Fprintf(d.stdout, "session %s · %s\n", session.ShortID(t.info.ID), listener.VisibleString(t.info.Title))
 			writeTurns(d.stdout, rows)
 			return nil
@@ -336,19 +347,11 @@ only drops the last question and its answer, rewind also restores files.`,
 			if filesOnly && convOnly {
 				return fmt.Errorf("--files-only and --conversation-only exclude each other")
 			}
-			cfg, err := loadConfig(cmd, d, o)
-			if err != nil {
-				return err
-			}
-			t, err := openRewindTarget(d, cfg, resume)
+			t, rows, err := openTurns(cmd, d, o, resume)
 			if err != nil {
 				return err
 			}
 			defer t.unlock()
-			rows, err := turnRows(t.loaded.Messages, t.store)
-			if err != nil {
-				return err
-			}
 			if len(rows) == 0 {
 				return fmt.Errorf("session %s has no turns to rewind", session.ShortID(t.info.ID))
 			}

@@ -155,15 +155,7 @@ func TestMCPServerStopsWithChat(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			buf := make([]byte, 4096)
-			seen := ""
-			for !strings.Contains(seen, "→ t__wait") {
-				n, err := stderr.Read(buf)
-				if err != nil {
-					t.Fatalf("stderr ended before the call: %q", seen)
-				}
-				seen += string(buf[:n])
-			}
+			readUntil(t, stderr, "→ t__wait")
 			pid := mcptest.PID(t, pidFile)
 			for _, s := range sigs {
 				_ = cmd.Process.Signal(s)

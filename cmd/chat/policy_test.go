@@ -26,29 +26,23 @@ func TestDenyHoldsThroughTheBinary(t *testing.T) {
 		"x='a[$(rm -f victim)]'; [[ $x -eq 0 ]]", "[[ 'a[$(rm -f victim)]' -eq 0 ]]", "for x in 'a[$(rm -f victim)]'; do (( x )); done",
 		"git -c alias.x='!rm -f victim' x", "c=m; r$c -f victim",
 	}
-	for _, mode := range []string{"workspace-write", "off"} {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			if mode != "off" {
-				needSandbox(t)
+	eachMode(t, func(t *testing.T, mode string) {
+		w := newBoxedWorld(t)
+		writeConfig(t, w.home, "[tools]\ndeny_shell = [\"rm\", \"git push\", \"curl\"]\n")
+		for i, line := range lines {
+			victim := filepath.Join(w.dir, "victim")
+			_ = os.WriteFile(victim, []byte("keep"), 0o644)
+			srv := oaitest.New(t)
+			srv.SetFallback(shellCalls([]string{line}, nil))
+			_, errOut, code := run(t, w.chat(t, srv, "--sandbox", mode, "--yes", "--no-save", "-p", fmt.Sprint("go ", i)))
+			if code != 0 {
+				t.Fatalf("%q: exit %d\n%s", line, code, errOut)
 			}
-			w := newBoxedWorld(t)
-			writeConfig(t, w.home, "[tools]\ndeny_shell = [\"rm\", \"git push\", \"curl\"]\n")
-			for i, line := range lines {
-				victim := filepath.Join(w.dir, "victim")
-				_ = os.WriteFile(victim, []byte("keep"), 0o644)
-				srv := oaitest.New(t)
-				srv.SetFallback(shellCalls([]string{line}, nil))
-				_, errOut, code := run(t, w.chat(t, srv, "--sandbox", mode, "--yes", "--no-save", "-p", fmt.Sprint("go ", i)))
-				if code != 0 {
-					t.Fatalf("%q: exit %d\n%s", line, code, errOut)
-				}
-				if !fileExists(victim) {
-					t.Errorf("%q ran rm with --yes:\n%s", line, errOut)
-				}
+			if !fileExists(victim) {
+				t.Errorf("%q ran rm with --yes:\n%s", line, errOut)
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestPolicyFailsClosedThroughTheBinary: with the sandbox off and no

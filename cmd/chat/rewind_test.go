@@ -125,12 +125,8 @@ func TestTUIRewind(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(tm.dir, "a.txt")); string(b) != "mine\n" || fileExists(filepath.Join(tm.dir, "x.txt")) {
 		t.Fatalf("files not rewound: a.txt %q, x.txt exists %v", b, fileExists(filepath.Join(tm.dir, "x.txt")))
 	}
-	// The question is back in the input, the line above the status bar.
-	lines := strings.Split(tm.screen(), "\n")
-	for i, l := range lines {
-		if strings.Contains(l, "scripted-model ·") && (i == 0 || strings.TrimSpace(lines[i-1]) != "› make the files") {
-			t.Fatalf("the input does not hold the question:\n%s", tm.screen())
-		}
+	if got := inputLine(tm.screen()); got != "› make the files" {
+		t.Fatalf("the input does not hold the question: %q\n%s", got, tm.screen())
 	}
 	tm.keys("C-u")
 	tm.ask("something else")
@@ -175,12 +171,20 @@ func TestResumeShowsWhereYouWere(t *testing.T) {
 	}
 	tm.waitFor("── resumed a session of", 10*time.Second)
 	screen := tm.waitFor("› the lost question", 5*time.Second)
-	lines := strings.Split(screen, "\n")
-	for i, l := range lines {
-		if strings.Contains(l, "scripted-model") && (i == 0 || strings.TrimSpace(lines[i-1]) != "› the lost question") {
-			t.Fatalf("the unanswered question is not back in the input:\n%s", screen)
-		}
+	if got := inputLine(screen); got != "› the lost question" {
+		t.Fatalf("the unanswered question is not back in the input: %q\n%s", got, screen)
 	}
 	tm.keys("Enter")
 	tm.waitFor("the second answer", 10*time.Second)
+}
+
+// inputLine is the line of the input box: the one above the status bar.
+func inputLine(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "scripted-model ·") && i > 0 {
+			return strings.TrimSpace(lines[i-1])
+		}
+	}
+	return ""
 }

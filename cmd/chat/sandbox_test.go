@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -22,6 +23,36 @@ var planted = map[string]string{
 	"GITHUB_TOKEN":          "ghp-planted-github-token",
 	"AWS_SECRET_ACCESS_KEY": "aws-planted-secret-key",
 	"MY_DB_PASSWORD":        "planted-db-password",
+}
+
+// eachMode runs f in the default sandbox (where the kernel has one) and
+// with it off.
+func eachMode(t *testing.T, f func(t *testing.T, mode string)) {
+	for _, mode := range []string{"workspace-write", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			if mode != "off" {
+				needSandbox(t)
+			}
+			f(t, mode)
+		})
+	}
+}
+
+// readUntil reads r until what was read holds want; it fails when r ends
+// first.
+func readUntil(t *testing.T, r io.Reader, want string) string {
+	t.Helper()
+	buf := make([]byte, 4096)
+	seen := ""
+	for !strings.Contains(seen, want) {
+		n, err := r.Read(buf)
+		if err != nil {
+			t.Fatalf("the output ended before %q: %q", want, seen)
+		}
+		seen += string(buf[:n])
+	}
+	return seen
 }
 
 func needSandbox(t *testing.T) {
@@ -260,26 +291,20 @@ func TestSecretsNeverReachAChild(t *testing.T) {
 // started is gone, in the sandbox and with it off.
 func TestChildrenDieWithChat(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []string{"workspace-write", "off"} {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			if mode != "off" {
-				needSandbox(t)
-			}
-			w := newBoxedWorld(t)
-			marker := fmt.Sprintf("chat-test-sleeper-%d-%s", os.Getpid(), mode)
-			srv := oaitest.New(t)
-			srv.SetFallback(shellCalls([]string{fmt.Sprintf("(%s) & (%s) & sleep 302; echo end", execAs(marker, "sleep 300"), execAs(marker+"-2", "sleep 301"))}, nil))
-			cmd := w.chat(t, srv, "--sandbox", mode, "--yes", "-p", "go")
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			waitForProcess(t, marker+"-2", true)
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			_ = cmd.Wait()
-			waitForProcess(t, marker, false)
-		})
-	}
+	eachMode(t, func(t *testing.T, mode string) {
+		w := newBoxedWorld(t)
+		marker := fmt.Sprintf("chat-test-sleeper-%d-%s", os.Getpid(), mode)
+		srv := oaitest.New(t)
+		srv.SetFallback(shellCalls([]string{fmt.Sprintf("(%s) & (%s) & sleep 302; echo end", execAs(marker, "sleep 300"), execAs(marker+"-2", "sleep 301"))}, nil))
+		cmd := w.chat(t, srv, "--sandbox", mode, "--yes", "-p", "go")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitForProcess(t, marker+"-2", true)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		waitForProcess(t, marker, false)
+	})
 }
 
 func lastToolText(msgs []oaitest.Message) string {

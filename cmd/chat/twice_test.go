@@ -18,45 +18,39 @@ import (
 // so to the model, and the first run's child is gone.
 func TestStartedCallNeverRunsTwice(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []string{"workspace-write", "off"} {
-		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
-			if mode != "off" {
-				needSandbox(t)
-			}
-			w := newBoxedWorld(t)
-			marker := fmt.Sprintf("chat-test-sleeper-%d-twice-%s", os.Getpid(), mode)
-			srv := oaitest.New(t,
-				oaitest.Answer{Calls: []oaitest.Call{{ID: "call_count", Name: "run_shell",
-					Args: fmt.Sprintf(`{"command":"echo run >> count.txt; %s"}`, execAs(marker, "sleep 20"))}}},
-				oaitest.Answer{Text: "the status is fine"})
-			cmd := w.chat(t, srv, "--sandbox", mode, "--yes", "-p", "count")
-			stderr, _ := cmd.StderrPipe()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			go func() { _, _ = io.Copy(io.Discard, stderr) }()
-			waitForProcess(t, marker, true)
-			_ = cmd.Process.Signal(syscall.SIGKILL)
-			_ = cmd.Wait()
-			waitForProcess(t, marker, false)
-			out, errOut, code := run(t, w.chat(t, srv, "--sandbox", mode, "--continue", "--yes", "-p", "status?"))
-			if code != 0 || !strings.Contains(out, "the status is fine") {
-				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
-			}
-			if b, _ := os.ReadFile(filepath.Join(w.dir, "count.txt")); string(b) != "run\n" {
-				t.Fatalf("count.txt = %q: the command ran again\n%s", b, errOut)
-			}
-			reqs := srv.Requests()
-			last := reqs[len(reqs)-1]
-			if got := last.Shape(); got != "system user assistant(call_count) tool:call_count user" {
-				t.Fatalf("continued with %s", got)
-			}
-			if !strings.Contains(lastToolText(last.Messages), "not run again") {
-				t.Fatalf("the model was not told: %q", lastToolText(last.Messages))
-			}
-		})
-	}
+	eachMode(t, func(t *testing.T, mode string) {
+		w := newBoxedWorld(t)
+		marker := fmt.Sprintf("chat-test-sleeper-%d-twice-%s", os.Getpid(), mode)
+		srv := oaitest.New(t,
+			oaitest.Answer{Calls: []oaitest.Call{{ID: "call_count", Name: "run_shell",
+				Args: fmt.Sprintf(`{"command":"echo run >> count.txt; %s"}`, execAs(marker, "sleep 20"))}}},
+			oaitest.Answer{Text: "the status is fine"})
+		cmd := w.chat(t, srv, "--sandbox", mode, "--yes", "-p", "count")
+		stderr, _ := cmd.StderrPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _, _ = io.Copy(io.Discard, stderr) }()
+		waitForProcess(t, marker, true)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		waitForProcess(t, marker, false)
+		out, errOut, code := run(t, w.chat(t, srv, "--sandbox", mode, "--continue", "--yes", "-p", "status?"))
+		if code != 0 || !strings.Contains(out, "the status is fine") {
+			t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+		}
+		if b, _ := os.ReadFile(filepath.Join(w.dir, "count.txt")); string(b) != "run\n" {
+			t.Fatalf("count.txt = %q: the command ran again\n%s", b, errOut)
+		}
+		reqs := srv.Requests()
+		last := reqs[len(reqs)-1]
+		if got := last.Shape(); got != "system user assistant(call_count) tool:call_count user" {
+			t.Fatalf("continued with %s", got)
+		}
+		if !strings.Contains(lastToolText(last.Messages), "not run again") {
+			t.Fatalf("the model was not told: %q", lastToolText(last.Messages))
+		}
+	})
 }
 
 // TestOneWriterPerSession: a second chat --continue while the first still
@@ -91,15 +85,7 @@ func TestOneWriterPerSession(t *testing.T) {
 	if err := first.Start(); err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 4096)
-	seen := ""
-	for !strings.Contains(seen, "run_shell") {
-		n, err := stderr.Read(buf)
-		if err != nil {
-			t.Fatalf("the first run ended: %q", seen)
-		}
-		seen += string(buf[:n])
-	}
+	readUntil(t, stderr, "run_shell")
 	go func() { _, _ = io.Copy(io.Discard, stderr) }()
 
 	_, errOut, code := run(t, w.chat(t, srv, "--continue", "--yes", "--if-busy", "exit", "-p", "second"))
