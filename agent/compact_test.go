@@ -321,3 +321,17 @@ func wantCancelled(t *testing.T, done <-chan error, failure string) {
 		t.Fatal(failure)
 	}
 }
+
+// TestTooLargeBlamesTheRightThing: the advice blames the message only
+// when the turn alone exceeds the window.
+func TestTooLargeBlamesTheRightThing(t *testing.T) {
+	base := errors.New("400: too large")
+	small := (&agent.TooLargeError{Err: base, Turn: 130, Window: 4096}).Error()
+	if strings.Contains(small, "too large on their own") || !strings.Contains(small, "fits the 4096-token window") {
+		t.Fatalf("a 130-token turn was blamed: %s", small)
+	}
+	big := (&agent.TooLargeError{Err: base, Turn: 5000, Window: 4096}).Error()
+	if !strings.Contains(big, "too large on their own") {
+		t.Fatalf("a 5000-token turn: %s", big)
+	}
+}

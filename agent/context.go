@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
@@ -29,9 +30,18 @@ var ErrNothingToCompact = errors.New("nothing to compact: the conversation is on
 // its turn gathered are too large on their own.
 type TooLargeError struct {
 	Err error
+	// Turn is the estimated tokens of the current turn (the message and
+	// what its turn gathered), Window the window when known.
+	Turn, Window int
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Window > 0 && e.Turn < e.Window*3/4 {
+		// The message is not to blame: what is always sent and the rest
+		// leave it no room.
+		return fmt.Sprintf("%v; this turn (~%d tokens) fits the %d-token window, but with the system prompt, the tools and the summary it does not: "+
+			"/new starts afresh, /compact summarizes what it can, or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)", e.Err, e.Turn, e.Window)
+	}
 	return e.Err.Error() + "; nothing earlier is left to summarize, so this message and what its turn gathered are too large on their own: " +
 		"shorten it or attach less, or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)"
 }
@@ -166,9 +176,19 @@ func (t *turn) overflowed(err error) error {
 	}
 	cerr := t.compact(false, "", window)
 	if errors.Is(cerr, ErrNothingToCompact) {
-		return &TooLargeError{Err: err}
+		return &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow()}
 	}
 	return cerr
+}
+
+// currentTurnTokens estimates the last question and what followed it.
+func currentTurnTokens(msgs []session.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
+			return session.EstimateTokens(msgs[i:])
+		}
+	}
+	return 0
 }
 
 // compact folds the earlier turns of the history into a summary so what
@@ -198,13 +218,17 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	}
 	before := a.ContextSize()
 	t.emit(listener.Compacting{Origin: t.origin, Manual: manual})
-	words := min(max(window/10, 150), 600)
-	if window == 0 {
-		words = 400
+	// The summary's room: a share of the window, and clearly less than
+	// what it replaces (a summary that does not shrink never ends).
+	replaced := session.EstimateTokens(folded)
+	if at >= 0 {
+		replaced += session.EstimateTokens([]session.Message{earlier})
 	}
+	room := summaryRoom(window, replaced)
+	words := room * 3 / 4
 	text, used, err := synthesizer.Summarize(a.o.Cancellable.Context(), synthesizer.SummaryOptions{
 		Client: a.o.Client, Model: t.model, Listeners: a.o.Listeners, Origin: t.origin, Cancellable: a.o.Cancellable,
-		NoStream: a.o.NoStream, Budget: window, Words: words, Instructions: instructions,
+		NoStream: a.o.NoStream, Budget: window, Words: words, MaxTokens: room, Instructions: instructions,
 	}, earlier.Content, folded)
 	t.result.Usage = t.result.Usage.Add(used)
 	if cerr := a.o.Cancellable.Check(); cerr != nil {
@@ -217,10 +241,21 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	if at >= 0 {
 		count++
 	}
+	text, cutShort := fitSummary(text, room)
 	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions,
-		From: folded[0].ID, Through: folded[len(folded)-1].ID})
-	trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
-	summary.Compaction.After = session.EstimateTokens(answered(session.Sent(trial))) + toolTokens(t.tools.Offered())
+		From: folded[0].ID, Through: folded[len(folded)-1].ID, Cut: cutShort})
+	after := func() int {
+		trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
+		return session.EstimateTokens(answered(session.Sent(trial))) + toolTokens(t.tools.Offered())
+	}
+	summary.Compaction.After = after()
+	if window > 0 && summary.Compaction.After > window*9/10 {
+		// Even the summary leaves no room: the earlier turns are left out
+		// of what is sent (the file keeps them), and the record says so.
+		summary.Content = fmt.Sprintf("(%d earlier messages of this conversation were left out to fit the context window; the user can read them in the session file.)", count)
+		summary.Compaction.Dropped, summary.Compaction.Cut = true, false
+		summary.Compaction.After = after()
+	}
 	next := ""
 	if cut < len(msgs) {
 		next = msgs[cut].ID
@@ -228,8 +263,31 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	if err := t.sess.InsertSummary(next, summary); err != nil {
 		return err
 	}
-	t.emit(listener.Compacted{Origin: t.origin, Messages: count, Before: before, After: summary.Compaction.After, Manual: manual})
+	t.emit(listener.Compacted{Origin: t.origin, Messages: count, Before: before, After: summary.Compaction.After, Manual: manual,
+		Cut: summary.Compaction.Cut, Dropped: summary.Compaction.Dropped})
 	return nil
+}
+
+// summaryRoom is the tokens a summary may take: a fifth of the window
+// (400 when it is unknown), at most two thirds of what it replaces, at
+// least 64.
+func summaryRoom(window, replaced int) int {
+	room := 400
+	if window > 0 {
+		room = max(window/5, 150)
+	}
+	return max(min(room, replaced*2/3), 64)
+}
+
+// fitSummary cuts a summary longer than room tokens (a model may ignore
+// the word limit and a server max_tokens), saying so at its end.
+func fitSummary(text string, room int) (string, bool) {
+	if session.TextTokens(len(text)) <= room {
+		return text, false
+	}
+	keep := max(room*7/2-80, 0) // TextTokens counts 3.5 bytes a token; the note takes the rest
+	cut := strings.ToValidUTF8(text[:min(keep, len(text))], "")
+	return strings.TrimSpace(cut) + "\n[the summary was cut here to fit the context window]", true
 }
 
 // cutPoint is where the verbatim part starts: the earliest question after

@@ -82,7 +82,7 @@ func (t *turn) complete() (session.Message, error) {
 			emit.Message(t.a.o.Listeners, t.origin, partial)
 		}
 		if errors.Is(err, llm.ErrContextExceeded) {
-			return session.Message{}, &TooLargeError{Err: err}
+			return session.Message{}, &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow()}
 		}
 		return session.Message{}, err
 	}

@@ -98,6 +98,9 @@ type (
 		Origin
 		Messages, Before, After int
 		Manual                  bool
+		// Cut: the summary was cut to fit; Dropped: the messages were left
+		// out unsummarized, as no summary left room.
+		Cut, Dropped bool
 	}
 	// FallbackNotice says the step budget ran out and a synthesized answer follows.
 	FallbackNotice struct {
@@ -147,5 +150,11 @@ func (TurnDone) Kind() string       { return "turn_done" }
 
 // CompactedText is how front ends announce a compaction.
 func CompactedText(e Compacted) string {
+	switch {
+	case e.Dropped:
+		return fmt.Sprintf("⇣ left out %d earlier messages (they stay in the session file): even a summary did not fit the context window: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
+	case e.Cut:
+		return fmt.Sprintf("⇣ compacted %d earlier messages into a summary, cut to fit: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
+	}
 	return fmt.Sprintf("⇣ compacted %d earlier messages into a summary: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
 }

@@ -23,6 +23,12 @@ type Compaction struct {
 	// Instructions are what the person asked the summary to keep (/compact
 	// TEXT), empty for an automatic compaction.
 	Instructions string `json:"instructions,omitempty"`
+	// Cut: the model's summary was longer than the room it had and was cut
+	// to fit (a summary must be clearly smaller than what it replaces).
+	Cut bool `json:"cut,omitempty"`
+	// Dropped: even a summary did not leave room, so the messages are left
+	// out of what is sent, unsummarized (the file keeps them).
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 // Summary returns a compaction record for text.

@@ -32,6 +32,10 @@ type SummaryOptions struct {
 	Budget int
 	// Words bounds the summary's length (0: 400).
 	Words int
+	// MaxTokens, when set, is sent as the request's max_tokens: the room
+	// the summary must fit in (a model that overruns its word limit is cut
+	// by the server).
+	MaxTokens int
 	// Instructions are what the person asked the summary to keep.
 	Instructions string
 }
@@ -95,7 +99,7 @@ func summarizePart(ctx context.Context, o SummaryOptions, words int, earlier, tr
 		fmt.Fprintf(&prompt, "The user asks the summary to: %s\n\n", o.Instructions)
 	}
 	fmt.Fprintf(&prompt, "Write the new summary now, in at most %d words.", words)
-	req := llm.Request{Model: o.Model, NoStream: o.NoStream, Messages: []session.Message{
+	req := llm.Request{Model: o.Model, NoStream: o.NoStream, MaxTokens: o.MaxTokens, Messages: []session.Message{
 		session.System(SummaryPrompt), session.User(prompt.String()),
 	}}
 	resp, err := o.Client.Complete(ctx, req, llm.Handler{

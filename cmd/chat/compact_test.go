@@ -212,3 +212,30 @@ func TestTUICompactCancelled(t *testing.T) {
 		t.Fatalf("after a cancelled /compact the request is %s", last.Shape())
 	}
 }
+
+// TestLongConversationNeverDeadEnds: 25 turns through a 4,096-token window
+// that refuses larger requests with a 400, with a summarizer that echoes
+// everything it is given (the worst case: its summaries never shrink on
+// their own): every turn answers, and the compaction records say what
+// they did.
+func TestLongConversationNeverDeadEnds(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(4096)
+	srv.SetFallback(oaitest.Echoer{AnswerBytes: 1500}.Reply)
+	home, dir := t.TempDir(), t.TempDir()
+	for i := 1; i <= 25; i++ {
+		args := []string{"--continue", "-p", fmt.Sprintf("question %d: %s", i, strings.Repeat("tell me more about the build. ", 8))}
+		out, errOut, code := run(t, inHome(t, command(t, srv, args...), home, dir))
+		if code != 0 || !strings.Contains(out, fmt.Sprintf("Answer to question %d", i)) {
+			t.Fatalf("turn %d: exit %d\n%s\n%s", i, code, out, errOut)
+		}
+	}
+	if len(srv.Rejected()) > 0 {
+		t.Fatal(srv.Rejected())
+	}
+	show, _, _ := run(t, inHome(t, command(t, srv, "sessions", "list"), home, dir))
+	if !strings.Contains(show, "question 1") {
+		t.Fatalf("sessions list:\n%s", show)
+	}
+}

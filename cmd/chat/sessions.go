@@ -409,6 +409,12 @@ func compactionNote(m session.Message) string {
 		c = *m.Compaction
 	}
 	note := fmt.Sprintf("the %d messages above were sent as this summary from here on (~%d → ~%d tokens)", c.Messages, c.Before, c.After)
+	switch {
+	case c.Dropped:
+		note = fmt.Sprintf("the %d messages above were left out of what is sent from here on, unsummarized: no summary fitted (~%d → ~%d tokens)", c.Messages, c.Before, c.After)
+	case c.Cut:
+		note += "; the summary was cut to fit"
+	}
 	if c.Instructions != "" {
 		note += "; asked to: " + listener.VisibleString(c.Instructions)
 	}

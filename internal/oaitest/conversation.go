@@ -68,3 +68,24 @@ func firstWords(s string, n int) string {
 	}
 	return strings.Join(f, " ")
 }
+
+// Echoer is a fallback (SetFallback) for the worst summarizer: asked to
+// summarize (a <transcript> in the last message), it answers with the
+// whole request back, stopped at max_tokens as a server stops a model
+// (about four bytes a token); any other request gets an answer of
+// AnswerBytes bytes that begins "Answer to <question>:".
+type Echoer struct {
+	AnswerBytes int
+}
+
+// Reply implements the fallback.
+func (e Echoer) Reply(req Request) Reply {
+	last := req.Messages[len(req.Messages)-1]
+	if text := last.Text(); strings.Contains(text, "<transcript>") {
+		if req.MaxTokens > 0 && len(text) > req.MaxTokens*4 {
+			text = text[:req.MaxTokens*4]
+		}
+		return Answer{Text: text, Piece: 256}
+	}
+	return Talker{AnswerBytes: e.AnswerBytes}.Reply(req)
+}

@@ -57,6 +57,7 @@ type Request struct {
 		} `json:"function"`
 	} `json:"tools,omitempty"`
 	Stream         bool            `json:"stream"`
+	MaxTokens      int             `json:"max_tokens,omitempty"`
 	ResponseFormat json.RawMessage `json:"response_format,omitempty"`
 	StreamOptions  *struct {
 		IncludeUsage bool `json:"include_usage"`
