@@ -139,8 +139,9 @@ type Policy struct {
 	grants []Grant
 }
 
-// State says how a tool is treated now, for /tools. confined tools run
-// freely inside the working directory and ask outside it.
+// State says how a tool is treated now, for /tools (at most 22
+// characters: one row each). confined tools run freely inside the
+// working directory and ask outside it.
 func (p *Policy) State(name string, confined bool) string {
 	switch {
 	case p != nil && slices.Contains(p.DenyTools, name):
@@ -150,9 +151,17 @@ func (p *Policy) State(name string, confined bool) string {
 	case p != nil && slices.Contains(p.AllowTools, name):
 		return "allowed by the config"
 	case confined:
-		return "free in the working directory, asks outside it"
+		return "free here, asks outside"
 	}
 	return "asks"
+}
+
+// StateOf is t's row in /tools: a tool that never asks says so.
+func (p *Policy) StateOf(t Tool) string {
+	if _, never := t.(interface{ neverAsks() }); never && (p == nil || !slices.Contains(p.DenyTools, t.Name())) {
+		return "runs without asking"
+	}
+	return p.State(t.Name(), Confined(t))
 }
 
 // Offered reports whether the model is told about a tool at all: a tool

@@ -38,6 +38,8 @@ type Unreviewed struct{}
 // Review implements Tool: nothing to ask.
 func (Unreviewed) Review(context.Context, json.RawMessage) (Review, error) { return Review{}, nil }
 
+func (Unreviewed) neverAsks() {}
+
 // DefaultTimeout applies to tools that do not set their own.
 const DefaultTimeout = 2 * time.Minute
 

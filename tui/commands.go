@@ -211,8 +211,16 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		}
 		var b strings.Builder
 		b.WriteString("tools:")
-		for _, t := range m.opts.Tools() {
-			b.WriteString(fmt.Sprintf("\n  %-11s %-26s %s", visibleLine(t.Name), t.State, truncateWidth(visibleLine(t.Description), max(m.width-42, 10))))
+		tools := m.opts.Tools()
+		nameW := 4
+		for _, t := range tools {
+			nameW = min(max(nameW, len(visibleLine(t.Name))), 24)
+		}
+		for _, t := range tools {
+			// One row each, never wrapped: name, state, as much of the
+			// description as fits.
+			b.WriteString(fmt.Sprintf("\n  %-*s  %-22s  %s", nameW, truncateWidth(visibleLine(t.Name), nameW), truncateWidth(t.State, 22),
+				truncateWidth(visibleLine(t.Description), max(m.width-nameW-30, 10))))
 		}
 		if m.opts.Sandbox != nil {
 			b.WriteString("\n" + wrap(visibleLine(m.opts.Sandbox()), max(m.width-2, 20)))
@@ -429,8 +437,11 @@ func (m *Model) compact(instructions string) tea.Cmd {
 }
 
 // contextReport is /context: what the next request carries, by part.
-func contextReport(p agent.ContextParts, total int) string {
+// The headline is the sum of the parts (estimates); when the server's own
+// count differs, it is said beside it.
+func contextReport(p agent.ContextParts, counted int) string {
 	var b strings.Builder
+	total := p.System + p.Tools + p.Summary + p.History
 	if p.Window > 0 {
 		fmt.Fprintf(&b, "context: ~%d of %d tokens (%d%%)", total, p.Window, total*100/p.Window)
 	} else {
@@ -440,7 +451,11 @@ func contextReport(p agent.ContextParts, total int) string {
 	if p.Summarized > 0 {
 		fmt.Fprintf(&b, "\n  summary  ~%d (stands for %d earlier messages, kept in the session file)", p.Summary, p.Summarized)
 	}
-	fmt.Fprintf(&b, "\n  history  ~%d\n/compact summarizes the earlier turns", p.History)
+	fmt.Fprintf(&b, "\n  history  ~%d", p.History)
+	if counted > 0 && ((counted-total)*10 > total || (total-counted)*10 > total) {
+		fmt.Fprintf(&b, "\n(estimates; by the server's count of the last request, the next one is ~%d)", counted)
+	}
+	b.WriteString("\n/compact summarizes the earlier turns")
 	return b.String()
 }
 

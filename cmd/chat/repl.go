@@ -60,7 +60,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Tools: func() []tui.ToolState {
 			var out []tui.ToolState
 			for _, t := range a.Tools().All() {
-				state := available.Policy.State(t.Name(), tool.Confined(t))
+				state := available.Policy.StateOf(t)
 				if _, shell := t.(tool.RunShell); shell {
 					state = w.shell.State(available.Policy)
 				}

@@ -142,3 +142,52 @@ func processesWith(marker string) []int {
 	}
 	return pids
 }
+
+// TestTUIToolsFitOneRow: /tools at 80 and 100 columns prints one row per
+// tool, never wrapped, and the tools that never ask (agent, mcp_connect,
+// skill) say so.
+func TestTUIToolsFitOneRow(t *testing.T) {
+	t.Parallel()
+	for _, width := range []int{80, 100} {
+		t.Run(fmt.Sprint(width), func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t)
+			home := t.TempDir()
+			skill := filepath.Join(home, "c", "chat", "skills", "notes")
+			_ = os.MkdirAll(skill, 0o700)
+			_ = os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: notes\ndescription: keeps notes\n---\nbody\n"), 0o600)
+			config := "[agents.helper]\ninstructions = \"Help.\"\n[mcp.web]\nurl = \"http://127.0.0.1:1/mcp\"\n"
+			tm := startTermOpts(t, srv, termOpts{config: config, home: home, width: width, height: 30})
+			tm.ask("/tools")
+			screen := tm.waitFor("sandbox ", 5*time.Second)
+			lines := strings.Split(screen, "\n")
+			start := -1
+			for i, l := range lines {
+				if strings.TrimSpace(l) == "tools:" {
+					start = i + 1
+				}
+			}
+			if start < 0 {
+				t.Fatalf("no tools list:\n%s", screen)
+			}
+			rows := map[string]string{}
+			for _, l := range lines[start:] {
+				if !strings.HasPrefix(l, "  ") {
+					break
+				}
+				f := strings.Fields(l)
+				rows[f[0]] = l
+			}
+			for _, name := range []string{"read_file", "write_file", "run_shell", "agent", "mcp_connect", "skill"} {
+				if _, ok := rows[name]; !ok {
+					t.Errorf("%s has no row of its own (wrapped?):\n%s", name, screen)
+				}
+			}
+			for _, name := range []string{"agent", "mcp_connect", "skill"} {
+				if !strings.Contains(rows[name], "runs without asking") {
+					t.Errorf("%s: %q", name, rows[name])
+				}
+			}
+		})
+	}
+}
