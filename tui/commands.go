@@ -140,7 +140,14 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		if arg == "" || m.opts.SwitchAgent == nil {
 			list := "no named agents (add [agents.NAME] to the config file)"
 			if len(m.opts.Agents) > 0 {
-				list = "agents: " + strings.Join(m.opts.Agents, ", ") + " · /agent NAME switches"
+				var names []string
+				for _, n := range append([]string{"default"}, m.opts.Agents...) {
+					if n == m.agentName || n == "default" && m.agentName == "" {
+						n = "▸ " + n
+					}
+					names = append(names, n)
+				}
+				list = "agents: " + strings.Join(names, ", ") + " · /agent NAME switches (default: none of them)"
 			}
 			m.print(m.noticeBlock(m.st.notice, list))
 			break
@@ -148,6 +155,10 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		if err := m.opts.SwitchAgent(arg); err != nil {
 			m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
 			break
+		}
+		m.agentName = arg
+		if arg == "default" {
+			m.agentName = ""
 		}
 		m.print(m.noticeBlock(m.st.notice, "agent is now "+arg+" (model "+a.Model()+")"))
 	case "/models":

@@ -35,6 +35,8 @@ type Options struct {
 	// Agents names the agent definitions /agent can switch to.
 	Agents      []string
 	SwitchAgent func(name string) error
+	// AgentName is the persona the run starts with ("" or "default": none).
+	AgentName string
 	// Approvals, when the agent's tools ask through it, is connected to
 	// the program by Run.
 	Approvals *Approvals
@@ -137,6 +139,8 @@ type Model struct {
 	// type (or the input holds text) an approval prompt waits and takes
 	// no keys.
 	lastTyped time.Time
+	// agentName is the persona in use, "" for the default agent.
+	agentName string
 
 	tokensIn, tokensOut int
 	contextCap          int
@@ -185,6 +189,9 @@ func New(o Options) *Model {
 	}
 	if o.Draft != "" {
 		m.input.set(o.Draft)
+	}
+	if o.AgentName != "default" {
+		m.agentName = o.AgentName
 	}
 	return m
 }

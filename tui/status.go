@@ -9,6 +9,9 @@ import (
 // statusView is the bottom line: model, steps, tokens, context, state.
 func (m *Model) statusView() string {
 	parts := []string{m.st.statusHi.Render(m.opts.Agent.Model())}
+	if m.agentName != "" {
+		parts = append(parts, "agent "+visibleLine(m.agentName))
+	}
 	if sl := m.opts.Agent.StepLimit(); sl != nil && sl.Max() > 0 {
 		parts = append(parts, fmt.Sprintf("steps %d/%d", min(m.steps, sl.Max()), sl.Max()))
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -101,5 +102,37 @@ func TestStructuredOutput(t *testing.T) {
 	_, errOut, code = run(t, command(t, srv, "--schema", schema, "-p", "again"))
 	if code != 1 || !strings.Contains(errOut, "does not match the schema") {
 		t.Fatal(code, errOut)
+	}
+}
+
+// TestTUIAgentIsNotAOneWayDoor: /agent default goes back to the default
+// agent, /agent lists it with the others and marks the current one, and
+// the status bar names the persona in use.
+func TestTUIAgentIsNotAOneWayDoor(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "as helper"}, oaitest.Answer{Text: "as default"})
+	tm := startTermConfig(t, srv, "", "[agents.helper]\ninstructions = \"You are the helper persona.\"\n")
+	tm.ask("/agent helper")
+	tm.waitFor("agent is now helper", 5*time.Second)
+	tm.waitFor("· agent helper", 5*time.Second) // the status bar
+	tm.ask("/agent")
+	tm.waitFor("▸ helper", 5*time.Second)
+	tm.ask("hi")
+	tm.waitFor("as helper", 10*time.Second)
+	tm.ask("/agent default")
+	tm.waitFor("agent is now default", 5*time.Second)
+	tm.ask("hi again")
+	tm.waitFor("as default", 10*time.Second)
+	for _, l := range strings.Split(tm.screen(), "\n") {
+		if strings.Contains(l, "scripted-model ·") && strings.Contains(l, "agent helper") {
+			t.Fatalf("the status bar still names the persona: %q", l)
+		}
+	}
+	reqs := srv.Requests()
+	if sys := reqs[0].Messages[0].Text(); !strings.HasPrefix(sys, "You are the helper persona.") {
+		t.Fatalf("the persona's turn: %q", sys)
+	}
+	if sys := reqs[1].Messages[0].Text(); !strings.HasPrefix(sys, "You are a helpful assistant") {
+		t.Fatalf("after /agent default the system prompt is %q", sys)
 	}
 }

@@ -70,7 +70,11 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		},
 		Sandbox: w.shell.Describe,
 		Rewind:  rewinder(w),
+		AgentName: w.name,
 		SwitchAgent: func(name string) error {
+			if name == defaultAgentName {
+				return a.Apply(w.defaultDef, available)
+			}
 			def, ok := defs[name]
 			if !ok {
 				return fmt.Errorf("no agent named %q; /agent lists them", name)

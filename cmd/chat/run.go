@@ -168,6 +168,8 @@ type wired struct {
 	shell *tool.Confinement
 	// checkpoints takes the checkpoints of the session in use (nil: off).
 	checkpoints *checkpointer
+	// defaultDef is the agent as the config makes it, without a persona.
+	defaultDef agent.Definition
 	name        string // the agent definition in use ("" for the default)
 	ext         extended
 }
@@ -212,6 +214,8 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		host.close()
 		return nil, err
 	}
+	// The default agent, before any persona: /agent default goes back to it.
+	w.defaultDef = w.agent.Definition(defaultAgentName)
 	if w.name, err = applyAgent(changed, d, o, cfg, w.ext.defs, w.agent, w.tools, snapshot); err != nil {
 		host.close()
 		return nil, err
