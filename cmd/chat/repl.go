@@ -68,8 +68,8 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 			}
 			return out
 		},
-		Sandbox: w.shell.Describe,
-		Rewind:  rewinder(w),
+		Sandbox:   w.shell.Describe,
+		Rewind:    rewinder(w),
 		AgentName: w.name,
 		SwitchAgent: func(name string) error {
 			if name == defaultAgentName {

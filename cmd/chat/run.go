@@ -170,8 +170,8 @@ type wired struct {
 	checkpoints *checkpointer
 	// defaultDef is the agent as the config makes it, without a persona.
 	defaultDef agent.Definition
-	name        string // the agent definition in use ("" for the default)
-	ext         extended
+	name       string // the agent definition in use ("" for the default)
+	ext        extended
 }
 
 // wire opens the run's session, builds the tools (asking approver, when
