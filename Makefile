@@ -13,8 +13,11 @@ build:
 	CGO_ENABLED=0 $(GO) build -o $(BIN)/chat ./cmd/chat
 	$(GO) build -o $(BIN)/demoserver ./cmd/demoserver
 
+# chat's own exit status is not make's business: an unconfigured endpoint
+# says what to do and must not end in a make error that reads like a
+# failed build.
 run: build
-	./$(BIN)/chat $(ARGS)
+	@./$(BIN)/chat $(ARGS) || true
 
 # A whole loop against the scripted demo server: no key, no real model.
 demo: build

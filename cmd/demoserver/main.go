@@ -4,12 +4,13 @@
 // are fixed; it is not a model.
 //
 //	demoserver                 serve until interrupted, printing the base URL
-//	demoserver -demo ./chat    serve, run the three demo prompts with ./chat, exit
+//	demoserver -demo ./chat    serve, run the four demo prompts with ./chat, exit
 package main
 
 import (
 	"flag"
 	"fmt"
+	"golang.org/x/term"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -59,8 +60,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// Bold headings on a terminal only: never escape codes into a pipe.
+	bold, plain := "", ""
+	if term.IsTerminal(int(os.Stdout.Fd())) {
+		bold, plain = "\033[1m", "\033[0m"
+	}
 	for i, s := range steps {
-		fmt.Printf("\n\033[1m── DEMO %d/%d: %s (scripted answers, not a real model) ──\033[0m\n$ chat %s\n", i+1, len(steps), s.title, shellQuote(s.args))
+		fmt.Printf("\n%s── DEMO %d/%d: %s (scripted answers, not a real model) ──%s\n$ chat %s\n", bold, i+1, len(steps), s.title, plain, shellQuote(s.args))
 		cmd := exec.Command(*demo, s.args...)
 		cmd.Env = append(os.Environ(), "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=", "XDG_CONFIG_HOME="+cfgHome)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
