@@ -101,6 +101,7 @@ type liveTurn struct {
 	text     string // answer text not yet printed (the unstable tail)
 	thinking string
 	state    string // streaming, thinking, running tool, retrying …
+	retry    string // the last failed attempt, shown until the turn goes on
 	// paraBreak: the last printed part of the answer ended a paragraph.
 	paraBreak bool
 }
@@ -315,6 +316,9 @@ func (m *Model) liveView() string {
 			b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
 		}
 		return strings.TrimRight(b.String(), "\n")
+	}
+	if m.live.retry != "" && m.live.thinking == "" {
+		return m.st.hint.Render(truncateWidth(m.live.retry, m.width))
 	}
 	if m.live.thinking != "" {
 		lines := strings.Split(strings.TrimSpace(wrap(m.live.thinking, m.width-2)), "\n")

@@ -467,3 +467,23 @@ func TestQueuedItemsAreSeparateTurns(t *testing.T) {
 		t.Fatalf("after turn 2: sent %q, pending %+v", f.m.lastUser, f.m.pending)
 	}
 }
+
+// TestRetriesAreOneLine: a turn that fails after six attempts leaves one
+// retry line (the last), not one per attempt; while it retries, the line
+// is in the live region.
+func TestRetriesAreOneLine(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "q")
+	o := listener.Origin{Turn: 1}
+	for i := 1; i <= 6; i++ {
+		f.event(listener.Retry{Origin: o, Attempt: i, Wait: time.Second, Err: errors.New("503 from x")})
+	}
+	if view := f.m.View().Content; !strings.Contains(view, "attempt 6 failed") {
+		t.Fatalf("the retry is not shown while it waits:\n%s", view)
+	}
+	f.event(listener.Error{Origin: o, Err: errors.New("503 from x")})
+	got := f.printed()
+	if n := strings.Count(got, "↻ attempt"); n != 1 || !strings.Contains(got, "attempt 6 failed") {
+		t.Fatalf("%d retry lines:\n%s", n, got)
+	}
+}

@@ -139,8 +139,9 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
 		m.live.state = "synthesizing"
 	case listener.Retry:
+		// One line that updates, not a line per attempt.
 		m.live.state = fmt.Sprintf("retrying in %s", e.Wait.Round(100e6))
-		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("↻ attempt %d failed, retrying in %s: %s", e.Attempt, e.Wait.Round(100e6), firstLine(listener.VisibleString(e.Err.Error()), 200))))
+		m.live.retry = fmt.Sprintf("↻ attempt %d failed, retrying in %s: %s", e.Attempt, e.Wait.Round(100e6), firstLine(listener.VisibleString(e.Err.Error()), 200))
 	case listener.Cancelled:
 		// Cancelled from elsewhere (a signal): the keyboard path already
 		// marked this turn ignored.
@@ -150,6 +151,10 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
 		m.live = liveTurn{}
 	case listener.Error:
+		if m.live.retry != "" {
+			m.print(m.noticeBlock(m.st.notice, m.live.retry))
+			m.live.retry = ""
+		}
 		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(e.Err.Error())))
 	}
 	return nil
@@ -295,10 +300,13 @@ func (m *Model) giveBack(unanswered []session.Message) {
 	if len(texts) == 0 {
 		return
 	}
+	text := strings.Join(texts, "\n")
 	if cur := m.input.value(); cur != "" {
-		texts = append(texts, cur)
+		text += "\n" + cur
+	} else {
+		text += " " // what is typed next continues it as words, not glued on
 	}
-	m.input.set(strings.Join(texts, "\n"))
+	m.input.set(text)
 	m.notice = "no answer came: your message is back in the input (enter sends it again, ctrl+c clears it)"
 }
 
