@@ -25,10 +25,15 @@ func (m *Model) userBlock(text string, midLoop bool) string {
 	}
 	var b strings.Builder
 	for i, l := range lines {
-		if i == 0 {
-			b.WriteString(style.Render(label) + " " + l)
-		} else {
-			b.WriteString("\n  " + l)
+		// Wrapped here at word boundaries, continuation lines indented
+		// under the text (the terminal would cut mid-word, at column 0).
+		for j, part := range strings.Split(wrap(l, max(m.width-2, 10)), "\n") {
+			switch {
+			case i == 0 && j == 0:
+				b.WriteString(style.Render(label) + " " + part)
+			default:
+				b.WriteString("\n  " + part)
+			}
 		}
 	}
 	return b.String()

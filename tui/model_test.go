@@ -487,3 +487,30 @@ func TestRetriesAreOneLine(t *testing.T) {
 		t.Fatalf("%d retry lines:\n%s", n, got)
 	}
 }
+
+// TestUserMessagesWrapAtWords: a long question is wrapped at word
+// boundaries, its continuation lines indented under the text, none wider
+// than the terminal.
+func TestUserMessagesWrapAtWords(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.m.width = 40
+	block := ansi.Strip(f.m.userBlock("please refactor the configuration loader so that environment variables win", false))
+	lines := strings.Split(block, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("not wrapped: %q", block)
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > 40 {
+			t.Fatalf("line %d is %d wide: %q", i, ansi.StringWidth(l), l)
+		}
+		if i > 0 && !strings.HasPrefix(l, "  ") {
+			t.Fatalf("continuation not indented: %q", l)
+		}
+	}
+	for _, word := range strings.Fields("please refactor the configuration loader so that environment variables win") {
+		if !strings.Contains(block, word) {
+			t.Fatalf("%q was cut mid-word:\n%s", word, block)
+		}
+	}
+}
