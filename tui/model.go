@@ -155,13 +155,16 @@ type Model struct {
 	input       input
 	spin        spinner.Model
 	details     bool // ctrl+o: thinking and tool output in full
-	notice      string
-	quitArm     time.Time // first ctrl+c at idle on an empty input
-	lastEsc     time.Time
-	editing     string // id of the user message being edited (Esc Esc)
-	picker      *picker
-	dirty       bool    // history changed other than by appends: save it
-	asking      *asking // a tool waits for approval
+	// collapsed is the last tool result printed collapsed: ctrl+o prints
+	// it in full (what is in the scrollback cannot be redrawn).
+	collapsed *listener.ToolResult
+	notice    string
+	quitArm   time.Time // first ctrl+c at idle on an empty input
+	lastEsc   time.Time
+	editing   string // id of the user message being edited (Esc Esc)
+	picker    *picker
+	dirty     bool    // history changed other than by appends: save it
+	asking    *asking // a tool waits for approval
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.

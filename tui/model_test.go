@@ -514,3 +514,20 @@ func TestUserMessagesWrapAtWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCtrlOExpandsWhatWasJustCollapsed: ctrl+o after a collapsed tool
+// result prints that result in full, not only what comes after.
+func TestCtrlOExpandsWhatWasJustCollapsed(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "q")
+	o := listener.Origin{Turn: 1}
+	f.event(listener.ToolCall{Origin: o, ID: "c1", Name: "run_shell", Arguments: `{"command":"ls"}`})
+	f.event(listener.ToolResult{Origin: o, ID: "c1", Name: "run_shell", Content: "alpha.go\nbeta.go\ngamma.go\n"})
+	if got := f.printed(); strings.Contains(got, "beta.go") {
+		t.Fatalf("printed in full before ctrl+o:\n%s", got)
+	}
+	f.send(press("ctrl+o"))
+	if got := f.printed(); !strings.Contains(got, "beta.go") || !strings.Contains(got, "gamma.go") {
+		t.Fatalf("ctrl+o did not show the collapsed output:\n%s", got)
+	}
+}

@@ -122,6 +122,9 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.ToolResult:
 		m.toolOut = ""
 		m.print(m.toolResultBlock(e))
+		if !m.details {
+			m.collapsed = &e // ctrl+o shows it in full after the fact
+		}
 		m.live.state = "waiting for the model"
 	case listener.Usage:
 		m.tokensIn += e.Prompt

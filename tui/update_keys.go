@@ -121,6 +121,11 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "ctrl+o":
 		m.details = !m.details
+		if m.details && m.collapsed != nil {
+			// The output just collapsed, in full, with its call named.
+			m.print(m.st.dim.Render("  (in full: "+visibleLine(m.collapsed.Name)+")") + "\n" + m.toolResultBlock(*m.collapsed))
+			m.collapsed = nil
+		}
 		if m.details {
 			m.notice = "details on: thinking and tool output are shown in full"
 		} else {
