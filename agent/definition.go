@@ -22,7 +22,10 @@ var ErrUnknownSchemaVersion = errors.New("unknown agent definition schema_versio
 // uses, its instructions, options, step budget, tools and output schema.
 // It never holds a key or any other secret.
 type Definition struct {
-	Identifier   string
+	Identifier string
+	// Description says what the persona is for, in the list of sub-agents
+	// (empty: the first line of the instructions).
+	Description  string
 	Model        string
 	Instructions string
 	Options      ModelOptions
@@ -53,6 +56,7 @@ type ToolDescriptor struct {
 type wireDefinition struct {
 	SchemaVersion    int              `json:"schema_version"`
 	Identifier       string           `json:"identifier"`
+	Description      string           `json:"description,omitempty"`
 	Model            string           `json:"model,omitempty"`
 	Instructions     string           `json:"instructions,omitempty"`
 	ModelOptions     ModelOptions     `json:"model_options"`
@@ -72,7 +76,7 @@ func (d Definition) MarshalJSON() ([]byte, error) {
 		tools = []ToolDescriptor{}
 	}
 	return json.Marshal(wireDefinition{
-		SchemaVersion: DefinitionSchemaVersion, Identifier: d.Identifier, Model: d.Model,
+		SchemaVersion: DefinitionSchemaVersion, Identifier: d.Identifier, Description: d.Description, Model: d.Model,
 		Instructions: d.Instructions, ModelOptions: d.Options, MaxSteps: &max,
 		StructuredOutput: d.StructuredOutput, Tools: tools,
 	})
@@ -94,7 +98,7 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("agent definition %s: %w", w.Identifier, err)
 	}
-	*d = Definition{Identifier: w.Identifier, Model: w.Model, Instructions: w.Instructions, Options: w.ModelOptions,
+	*d = Definition{Identifier: w.Identifier, Description: w.Description, Model: w.Model, Instructions: w.Instructions, Options: w.ModelOptions,
 		MaxSteps: max, Tools: w.Tools, StructuredOutput: w.StructuredOutput}
 	if len(d.Tools) == 0 {
 		d.Tools = nil

@@ -76,8 +76,12 @@ func (d *Delegate) Concurrent() bool { return true }
 
 func (d *Delegate) names() []string { return slices.Sorted(maps.Keys(d.Personas)) }
 
-// summary is how a persona is advertised: its instructions' first line.
+// summary is how a persona is advertised: its description, else its
+// instructions' first line.
 func (def Definition) summary() string {
+	if d := strings.Join(strings.Fields(def.Description), " "); d != "" {
+		return d
+	}
 	line, _, _ := strings.Cut(strings.TrimSpace(def.Instructions), "\n")
 	if line == "" {
 		return "(no instructions)"

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -208,5 +209,20 @@ func TestDelegationDepthIsBounded(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "researcher 0,researcher 1" {
 		t.Fatalf("ids %v", ids)
+	}
+}
+
+// TestPersonaDescription: a persona's description is how the main agent
+// sees it (not its instructions pasted in), and it survives the JSON form.
+func TestPersonaDescription(t *testing.T) {
+	def := agent.Definition{Identifier: "reviewer", Description: "reviews Go code for bugs", Instructions: "You are a meticulous reviewer.\nAlways cite lines."}
+	d := &agent.Delegate{Personas: map[string]agent.Definition{"reviewer": def}}
+	if text := d.Advert().Text; !strings.Contains(text, "- reviewer: reviews Go code for bugs") || strings.Contains(text, "meticulous") {
+		t.Fatalf("advert: %s", text)
+	}
+	b, _ := json.Marshal(def)
+	var back agent.Definition
+	if err := json.Unmarshal(b, &back); err != nil || back.Description != def.Description {
+		t.Fatalf("%v %+v", err, back)
 	}
 }

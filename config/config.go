@@ -71,6 +71,7 @@ type Config struct {
 // AgentConfig is a persona in the config file:
 //
 //	[agents.reviewer]
+//	description = "reviews Go code for bugs"   # how the main agent sees it
 //	model = "gpt-4o"
 //	instructions = "You review Go code for bugs."
 //	temperature = 0.1
@@ -78,6 +79,7 @@ type Config struct {
 //	tools = ["read_file", "list_files"]
 //	structured_output = "review.schema.json"   # relative to the config file
 type AgentConfig struct {
+	Description      string   `toml:"description"`
 	Model            string   `toml:"model"`
 	Instructions     string   `toml:"instructions"`
 	Temperature      *float32 `toml:"temperature"`

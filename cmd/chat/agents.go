@@ -53,7 +53,7 @@ func definitions(d deps, o *rootOptions, cfg config.Config) (map[string]agent.De
 }
 
 func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
-	def := agent.Definition{Identifier: name, Model: ac.Model, Instructions: ac.Instructions,
+	def := agent.Definition{Identifier: name, Description: ac.Description, Model: ac.Model, Instructions: ac.Instructions,
 		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}}
 	budget, err := agent.StepsFromWire(ac.MaxSteps)
 	if err != nil {
