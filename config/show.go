@@ -3,10 +3,13 @@ package config
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Show writes the effective configuration as TOML with where each value
@@ -63,9 +66,33 @@ func (c Config) Show(w io.Writer) {
 		line("sandbox.env_keep", q(strings.Join(c.Sandbox.EnvKeep, ", ")))
 	}
 	line("checkpoints.off", strconv.FormatBool(c.Checkpoints.Off))
-	if len(c.MCP) > 0 {
-		fmt.Fprintf(w, "# %d MCP servers: chat mcp list\n", len(c.MCP))
+	line("header_timeout", q(orDefault(c.HeaderTimeout)))
+	line("idle_timeout", q(orDefault(c.IdleTimeout)))
+	list := func(key string, v []string) {
+		if len(v) > 0 {
+			line(key, q(strings.Join(v, ", ")))
+		}
 	}
+	list("tools.allow", c.Tools.Allow)
+	list("tools.deny", c.Tools.Deny)
+	list("tools.allow_shell", c.Tools.AllowShell)
+	list("tools.deny_shell", c.Tools.DenyShell)
+	list("tools.sub_agents_only", c.Tools.SubAgentsOnly)
+	if len(c.Agents) > 0 {
+		list("agents", slices.Sorted(maps.Keys(c.Agents)))
+	}
+	if len(c.MCP) > 0 {
+		// Their settings stay out: env and headers may hold secrets.
+		list("mcp", slices.Sorted(maps.Keys(c.MCP)))
+	}
+}
+
+// orDefault shows a timeout, or what zero means.
+func orDefault(d time.Duration) string {
+	if d == 0 {
+		return "5m (default)"
+	}
+	return d.String()
 }
 
 // Template is what `chat config init` writes.
@@ -94,6 +121,25 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # [checkpoints]                              # what /rewind and chat rewind can undo
 # max_size_mb = 1024                         # per session; the oldest go past it
 # max_file_mb = 8                            # bigger files are noticed, not stored
+
+# [tools]                                    # what runs without asking, and what never runs
+# allow = ["write_file", "edit_file"]
+# deny = ["fetch_url"]
+# allow_shell = ["go test", "git status"]    # with the sandbox off
+# deny_shell = ["rm", "git push"]            # in every mode
+# sub_agents_only = ["fetch_url"]            # only personas that list them get them
+
+# [agents.reviewer]                          # a persona: chat --agent reviewer, or a sub-agent
+# description = "reviews Go code for bugs"
+# instructions = "You review Go code. Cite file and line."
+# tools = ["read_file", "grep"]
+# max_steps = 8
+
+# [mcp.github]                               # an MCP server, connected when the model asks
+# command = "github-mcp-server"
+# args = ["stdio"]
+# env = { GITHUB_TOKEN = "${GITHUB_TOKEN}" }
+# allow = ["list_issues"]
 `
 
 // Init writes Template to path unless a file is already there.
