@@ -351,7 +351,11 @@ func writeTranscript(w io.Writer, msgs []session.Message) {
 		case session.RoleSystem:
 			fmt.Fprintf(w, "[system] %s\n\n", listener.VisibleString(m.Content))
 		case session.RoleUser:
-			fmt.Fprintf(w, "› %s\n\n", listener.VisibleString(m.Content))
+			fmt.Fprintf(w, "› %s\n", listener.VisibleString(m.Content))
+			for _, f := range m.Files {
+				fmt.Fprintf(w, "  [attached: %s]\n", listener.VisibleString(attachmentName(f)))
+			}
+			fmt.Fprintln(w)
 		case session.RoleAssistant:
 			if m.Content != "" {
 				label := ""
@@ -378,14 +382,29 @@ func writeTranscript(w io.Writer, msgs []session.Message) {
 	}
 }
 
+// attachmentName names an attached file: its name, type and size.
+func attachmentName(f session.FilePart) string {
+	name := f.Filename
+	if name == "" {
+		name = "(unnamed)"
+	}
+	if f.URL != "" && len(f.Data) == 0 {
+		return fmt.Sprintf("%s (%s, %s)", name, f.MediaType, f.URL)
+	}
+	return fmt.Sprintf("%s (%s, %d bytes)", name, f.MediaType, len(f.Data))
+}
+
 func writeMarkdown(w io.Writer, l session.Loaded) {
 	fmt.Fprintf(w, "# Session %s\n\n_%s · %s_\n\n", l.Header.ID, l.Header.Created.Format(time.RFC3339), l.Header.Dir)
-	for _, m := range l.Messages {
+	for _, m := range session.WithRewound(l.Messages, l.Rewound) {
 		switch m.Role {
 		case session.RoleSystem:
 			fmt.Fprintf(w, "## System\n\n%s\n\n", m.Content)
 		case session.RoleUser:
 			fmt.Fprintf(w, "## User\n\n%s\n\n", m.Content)
+			for _, f := range m.Files {
+				fmt.Fprintf(w, "_attached: %s_\n\n", attachmentName(f))
+			}
 		case session.RoleAssistant:
 			if m.Content != "" {
 				fmt.Fprintf(w, "## Assistant\n\n%s\n\n", m.Content)

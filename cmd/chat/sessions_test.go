@@ -166,9 +166,23 @@ func TestAttachFilesInPrintMode(t *testing.T) {
 	notes := filepath.Join(dir, "notes.md")
 	_ = os.WriteFile(png, []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), 0o600)
 	_ = os.WriteFile(notes, []byte("# remember the milk\n"), 0o600)
-	out, errOut, code := run(t, command(t, srv, "-f", png, "-f", notes, "-p", "what are these?"))
+	home := t.TempDir()
+	out, errOut, code := run(t, inHome(t, command(t, srv, "-f", png, "-f", notes, "-p", "what are these?"), home, dir))
 	if code != 0 || !strings.Contains(out, "I see them") {
 		t.Fatalf("%d %s %s", code, out, errOut)
+	}
+	// The session shows what went with the message.
+	list, _, _ := run(t, inHome(t, command(t, srv, "sessions", "list", "--json"), home, dir))
+	var sessions []struct{ ID string }
+	_ = json.Unmarshal([]byte(list), &sessions)
+	if len(sessions) != 1 {
+		t.Fatalf("sessions: %s", list)
+	}
+	for _, args := range [][]string{{"sessions", "show", sessions[0].ID}, {"sessions", "export", sessions[0].ID, "--format", "md"}} {
+		shown, _, _ := run(t, inHome(t, command(t, srv, args...), home, dir))
+		if !strings.Contains(shown, "shot.png (image/png") || !strings.Contains(shown, "notes.md") {
+			t.Errorf("%v leaves out the attachments:\n%s", args, shown)
+		}
 	}
 	var parts []struct {
 		Type     string `json:"type"`
