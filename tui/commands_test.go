@@ -176,8 +176,8 @@ func TestSessionPicker(t *testing.T) {
 	t.Parallel()
 	old := session.New(session.User("the old question"), session.Assistant("the old answer"))
 	host := &fakeHost{stored: map[string]*session.Session{"0199-bbbb-cccc-dddd": old}, infos: []session.Info{
-		{ID: "0199-aaaa-cccc-dddd", Title: "newest", Messages: 4},
-		{ID: "0199-bbbb-cccc-dddd", Title: "the old one", Messages: 2},
+		{ID: "0199-aaaa-cccc-dddd", Title: "newest", Messages: 4, Dir: "/srv/projects/webshop"},
+		{ID: "0199-bbbb-cccc-dddd", Title: "the old one", Messages: 2, Dir: "/srv/projects/a-very-long-folder-name/api"},
 	}}
 	f := newFixture(t)
 	host.infos[0].Updated = f.clock.Add(-3 * time.Hour)
@@ -190,7 +190,8 @@ func TestSessionPicker(t *testing.T) {
 	}
 	f.send(sessionsMsg{items: host.infos})
 	view := ansi.Strip(f.m.View().Content)
-	if !strings.Contains(view, "▸ 0199-aaaa-ccc  3h ago") || !strings.Contains(view, "the old one") {
+	if !strings.Contains(view, "▸ 0199-aaaa-ccc  3h ago") || !strings.Contains(view, "the old one") ||
+		!strings.Contains(view, "/srv/projects/webshop") || !strings.Contains(view, "…folder-name/api") {
 		t.Fatalf("picker:\n%s", view)
 	}
 	f.send(press("down"))

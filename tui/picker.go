@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -87,7 +88,8 @@ func (m *Model) pickerView() string {
 	b.WriteString(m.st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
 	for i := start; i < end; i++ {
 		s := p.items[i]
-		row := fmt.Sprintf("%s  %-9s %4d msgs  %s", visibleLine(session.ShortID(s.ID)), Ago(m.now().Sub(s.Updated)), s.Messages, listener.VisibleString(s.Title))
+		row := fmt.Sprintf("%s  %-9s %4d msgs  %-20s  %s", visibleLine(session.ShortID(s.ID)), Ago(m.now().Sub(s.Updated)), s.Messages,
+			truncateLeft(visibleLine(shortDir(s.Dir)), 20), listener.VisibleString(s.Title))
 		row = truncateWidth(row, m.width-2)
 		if i == p.sel {
 			b.WriteString("\n" + m.st.user.Render("▸ "+row))
@@ -109,4 +111,21 @@ func Ago(d time.Duration) string {
 		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+// shortDir shows a session's folder: home as ~.
+func shortDir(dir string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && strings.HasPrefix(dir, home) {
+		return "~" + strings.TrimPrefix(dir, home)
+	}
+	return dir
+}
+
+// truncateLeft keeps the end of s (a path's last folders matter most).
+func truncateLeft(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	return "…" + string(r[len(r)-width+1:])
 }
