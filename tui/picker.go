@@ -88,8 +88,8 @@ func (m *Model) pickerView() string {
 	b.WriteString(m.st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
 	for i := start; i < end; i++ {
 		s := p.items[i]
-		row := fmt.Sprintf("%s  %-9s %4d msgs  %-20s  %s", visibleLine(session.ShortID(s.ID)), Ago(m.now().Sub(s.Updated)), s.Messages,
-			truncateLeft(visibleLine(shortDir(s.Dir)), 20), listener.VisibleString(s.Title))
+		row := fmt.Sprintf("%s  %-9s %4d msgs  %-24s  %s", visibleLine(session.ShortID(s.ID)), Ago(m.now().Sub(s.Updated)), s.Messages,
+			truncateLeft(visibleLine(shortDir(s.Dir)), 24), listener.VisibleString(s.Title))
 		row = truncateWidth(row, m.width-2)
 		if i == p.sel {
 			b.WriteString("\n" + m.st.user.Render("▸ "+row))
