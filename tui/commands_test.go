@@ -191,7 +191,7 @@ func TestSessionPicker(t *testing.T) {
 	f.send(sessionsMsg{items: host.infos})
 	view := ansi.Strip(f.m.View().Content)
 	if !strings.Contains(view, "▸ 0199-aaaa-ccc  3h ago") || !strings.Contains(view, "the old one") ||
-		!strings.Contains(view, "/srv/projects/webshop") || !strings.Contains(view, "…folder-name/api") {
+		!strings.Contains(view, "/srv/projects/webshop") || !strings.Contains(view, "…ry-long-folder-name/api") {
 		t.Fatalf("picker:\n%s", view)
 	}
 	f.send(press("down"))
