@@ -92,7 +92,10 @@ func (h *sessionHost) begin(s *session.Session, agentDef json.RawMessage) {
 
 func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded, error) {
 	var unlock func()
-	if !h.noSave {
+	h.mu.Lock()
+	held := h.writer != nil && h.writer.ID() == info.ID // this run's own session: already locked
+	h.mu.Unlock()
+	if !h.noSave && !held {
 		var err error
 		if unlock, err = h.store.Lock(info.ID); err != nil {
 			return nil, session.Loaded{}, err

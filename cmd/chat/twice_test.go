@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 	"github.com/chatrepl/chat/session"
@@ -127,4 +128,26 @@ func TestOneWriterPerSession(t *testing.T) {
 	if !found {
 		t.Fatal("the first run's answer never reached its session file")
 	}
+}
+
+// TestTUIResumeOwnSession: /resume of the session the REPL is writing is
+// not "in use by another chat": this chat holds it.
+func TestTUIResumeOwnSession(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})
+	tm := startTerm(t, srv)
+	tm.ask("first")
+	tm.waitFor("first answer", 10*time.Second)
+	files, _ := filepath.Glob(filepath.Join(tm.home, ".local", "share", "chat", "sessions", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("sessions: %v", files)
+	}
+	id := strings.TrimSuffix(filepath.Base(files[0]), ".jsonl")
+	tm.ask("/resume " + id)
+	tm.waitFor("── resumed a session", 5*time.Second)
+	if strings.Contains(tm.screen(), "in use") {
+		t.Fatalf("its own session was refused:\n%s", tm.screen())
+	}
+	tm.ask("second")
+	tm.waitFor("second answer", 10*time.Second)
 }
