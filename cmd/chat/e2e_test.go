@@ -127,9 +127,14 @@ func (tm *pane) paste(text string) {
 	tm.tmux("paste-buffer", "-p", "-d", "-b", "p", "-t", "main")
 }
 
+// loadAllowance multiplies every wait for the screen: a wait ends as soon
+// as the text appears, so only a failure takes longer, and a machine at a
+// load of 20 is slow, not wrong.
+const loadAllowance = 4
+
 func (tm *pane) waitFor(s string, timeout time.Duration) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(timeout * loadAllowance)
 	for {
 		scr := tm.screen()
 		if strings.Contains(scr, s) {
@@ -146,7 +151,7 @@ func (tm *pane) waitFor(s string, timeout time.Duration) string {
 // written) shows no spinner.
 func (tm *pane) waitIdle(timeout time.Duration) {
 	tm.t.Helper()
-	deadline := time.Now().Add(timeout)
+	deadline := time.Now().Add(timeout * loadAllowance)
 	for {
 		lines := strings.Split(strings.TrimRight(tm.tmux("capture-pane", "-p", "-t", "main"), "\n"), "\n")
 		status := lines[len(lines)-1]

@@ -113,12 +113,12 @@ func execAs(marker, prog string) string {
 	return fmt.Sprintf("m=%s; exec -a ${m}%s %s", marker[:half], marker[half:], prog)
 }
 
-// waitForProcess waits (10 s at most) until a process whose command line
+// waitForProcess waits (40 s at most) until a process whose command line
 // holds marker runs (running) or none does. Pids inside a sandbox are not
 // the host's, so a marker names the process.
 func waitForProcess(t *testing.T, marker string, running bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * loadAllowance * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if (len(processesWith(marker)) > 0) == running {
 			return
 		}
