@@ -2,6 +2,9 @@ package tui
 
 import (
 	"context"
+	"golang.org/x/term"
+	"os"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -31,6 +34,24 @@ func Run(ctx context.Context, o Options, ls *listener.List) error {
 		o.Approvals.connect(p.Send)
 		defer o.Approvals.connect(nil)
 	}
+	if !o.Fullscreen {
+		anchorAtBottom(os.Stdout)
+	}
 	_, err := p.Run()
 	return err
+}
+
+// anchorAtBottom moves the cursor to the terminal's last row before the
+// inline program starts, with blank lines (what was on screen scrolls up,
+// into the scrollback). An inline frame that starts high on the screen
+// and grows as the input does left a copy of itself at every line it grew
+// (Bubble Tea v2.1.1, seen in tmux); one that starts at the bottom grows
+// upward cleanly.
+func anchorAtBottom(f *os.File) {
+	if !term.IsTerminal(int(f.Fd())) {
+		return
+	}
+	if _, h, err := term.GetSize(int(f.Fd())); err == nil && h > 1 {
+		_, _ = f.WriteString(strings.Repeat("\n", h-1))
+	}
 }

@@ -51,6 +51,7 @@ type termOpts struct {
 	noWait        bool             // do not wait for the input prompt (chat may refuse to start)
 	setup         func(dir string) // prepares the working directory before chat starts
 	home          string           // HOME (default: a new temporary folder)
+	atTop         bool             // start chat on the first row of an empty screen (as after clear)
 }
 
 func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string) *pane {
@@ -77,7 +78,11 @@ func startTermOpts(t *testing.T, srv *oaitest.Server, o termOpts, args ...string
 	}
 	env := fmt.Sprintf("env -i HOME=%s PATH=%s TERM=xterm-256color XDG_CONFIG_HOME=%s/c XDG_STATE_HOME=%s/s OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s %s",
 		home, os.Getenv("PATH"), home, home, srv.BaseURL(), strings.Join(coverEnv(), " "), extraEnv)
-	script := fmt.Sprintf("cd %s && printf 'MARKER-BEFORE-CHAT\\n' && %s %s %s; echo $? > %s; sleep 600", tm.dir, env, chatBin, strings.Join(args, " "), tm.exit)
+	marker := "printf 'MARKER-BEFORE-CHAT\\n' && "
+	if o.atTop {
+		marker = ""
+	}
+	script := fmt.Sprintf("cd %s && %s%s %s %s; echo $? > %s; sleep 600", tm.dir, marker, env, chatBin, strings.Join(args, " "), tm.exit)
 	tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(o.width), "-y", fmt.Sprint(o.height), script)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
 	if !o.noWait {

@@ -166,3 +166,24 @@ func TestTUIResizeMidStream(t *testing.T) {
 		t.Fatalf("a stale frame after the resize:\n%s", all)
 	}
 }
+
+// TestInputGrowthLeavesNoCopies: a 2,000-character burst typed at 80×24
+// before the first turn, chat started on the first row (after clear),
+// grows the input box to its full height; the scrollback holds no stale
+// copies of it or of the status bar (there were 10).
+func TestInputGrowthLeavesNoCopies(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	tm := startTermOpts(t, srv, termOpts{width: 80, height: 24, atTop: true})
+	words := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}
+	var b strings.Builder
+	for i := 0; b.Len() < 2000; i++ {
+		b.WriteString(words[i*7%len(words)] + " ")
+	}
+	burst := strings.TrimSpace(b.String()) + " THE-END"
+	tm.typeText(burst)
+	screen := tm.waitFor("THE-END", 10*time.Second)
+	if n := strings.Count(screen, "scripted-model ·"); n != 1 {
+		t.Fatalf("%d copies of the status bar in the scrollback:\n%s", n, screen)
+	}
+}
