@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"github.com/chatrepl/chat/agent"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,4 +226,18 @@ func FuzzCommand(f *testing.F) {
 		fx.send(press("esc"))
 		_ = fx.m.View()
 	})
+}
+
+// TestContextAddsUp: /context's headline is the sum of the parts it
+// lists; the server's own count is said beside it when it differs.
+func TestContextAddsUp(t *testing.T) {
+	t.Parallel()
+	p := agent.ContextParts{System: 120, Tools: 800, Summary: 300, History: 1780, Window: 4096, Summarized: 12}
+	report := contextReport(p, 3600)
+	if !strings.HasPrefix(report, "context: ~3000 of 4096 tokens (73%)") || !strings.Contains(report, "server's count") || !strings.Contains(report, "~3600") {
+		t.Fatalf("%s", report)
+	}
+	if report := contextReport(p, 3010); strings.Contains(report, "server's count") {
+		t.Fatalf("a close count is noise:\n%s", report)
+	}
 }

@@ -97,3 +97,50 @@ func (w *boxedWorld) planted(t *testing.T, srv *oaitest.Server) {
 		t.Errorf("%v", harm)
 	}
 }
+
+// TestConfigShowsWhatItHas: chat config init shows how to write the
+// tables people ask about, and chat config show has the settings that
+// were left out (timeouts, tools, personas, MCP servers), never an MCP
+// server's env.
+func TestConfigShowsWhatItHas(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	if _, errOut, code := run(t, inHome(t, command(t, nil, "config", "init"), home, dir)); code != 0 {
+		t.Fatal(errOut)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, ".config", "chat", "config.toml"))
+	for _, want := range []string{"[tools]", "[agents.reviewer]", "description =", "[mcp.github]", "[sandbox]", "[checkpoints]"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("config init lacks %s", want)
+		}
+	}
+	writeConfig(t, home, "idle_timeout = \"90s\"\n[tools]\nallow = [\"write_file\"]\ndeny_shell = [\"rm\"]\n[agents.helper]\ninstructions = \"x\"\n[mcp.gh]\ncommand = \"gh-mcp\"\nenv = { GITHUB_TOKEN = \"ghp-in-config-secret\" }\n")
+	out, errOut, _ := run(t, inHome(t, command(t, nil, "config", "show"), home, dir))
+	for _, want := range []string{"idle_timeout   = \"1m30s\"", "tools.allow", "write_file", "tools.deny_shell", "agents", "helper", "mcp", "gh"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config show lacks %q:\n%s%s", want, out, errOut)
+		}
+	}
+	if strings.Contains(out, "ghp-in-config-secret") {
+		t.Fatal("config show printed an MCP server's env")
+	}
+}
+
+// TestDemoWritesNoEscapesIntoAPipe: make demo's server writes plain text
+// when its output is not a terminal.
+func TestDemoWritesNoEscapesIntoAPipe(t *testing.T) {
+	t.Parallel()
+	demo := filepath.Join(t.TempDir(), "demoserver")
+	if out, err := exec.Command("go", "build", "-o", demo, "../demoserver").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	cmd := exec.Command(demo, "-delay", "0s", "-demo", chatBin)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "\x1b") || !strings.Contains(string(out), "DEMO 4/4") {
+		t.Fatalf("escape codes in a pipe, or not four prompts:\n%q", out)
+	}
+}
