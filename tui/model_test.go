@@ -531,3 +531,17 @@ func TestCtrlOExpandsWhatWasJustCollapsed(t *testing.T) {
 		t.Fatalf("ctrl+o did not show the collapsed output:\n%s", got)
 	}
 }
+
+// TestFailedQuestionIsNotGlued: the question a failed turn gives back to
+// the input ends with a space, so what is typed next is a new word.
+func TestFailedQuestionIsNotGlued(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "why does it fail")
+	q := session.User("why does it fail")
+	q.Unanswered = true
+	f.send(turnDoneMsg{turn: f.m.turn, err: errors.New("400 from x"), res: agent.Result{Unanswered: []session.Message{q}}})
+	f.typeText("now")
+	if got := f.m.input.value(); got != "why does it fail now" {
+		t.Fatalf("input %q", got)
+	}
+}
