@@ -144,3 +144,31 @@ func TestDemoWritesNoEscapesIntoAPipe(t *testing.T) {
 		t.Fatalf("escape codes in a pipe, or not four prompts:\n%q", out)
 	}
 }
+
+// TestMakeRunWithoutEndpoint: make run with nothing configured ends with
+// chat's own advice, not a make error that reads like a failed build.
+func TestMakeRunWithoutEndpoint(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	home := t.TempDir()
+	cmd := exec.Command("make", "-s", "run")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "GOCACHE=" + goEnv(t, "GOCACHE"), "GOMODCACHE=" + goEnv(t, "GOMODCACHE")}
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "Error 1") {
+		t.Fatalf("make run: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "chat:") {
+		t.Fatalf("chat said nothing:\n%s", out)
+	}
+}
+
+func goEnv(t *testing.T, name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
