@@ -163,3 +163,15 @@ func TestStorageGrowsByChangedContent(t *testing.T) {
 		t.Fatalf("the oldest kept checkpoint cannot be read: %v", err)
 	}
 }
+
+// TestTooLargeStopsEarly: a folder with more new content than the store
+// may hold is refused as soon as that is known.
+func TestTooLargeStopsEarly(t *testing.T) {
+	root, st := t.TempDir(), &Store{Dir: t.TempDir(), MaxTotal: 64 << 10}
+	for i := range 40 {
+		write(t, root, fmt.Sprintf("f%02d.bin", i), fmt.Sprintf("%d%s", i, make([]byte, 8<<10)), 0o644)
+	}
+	if _, _, err := st.Take(root, "t", "before"); err != ErrTooBig {
+		t.Fatalf("took a 320 KiB tree into a 64 KiB store: %v", err)
+	}
+}

@@ -26,8 +26,11 @@ import (
 // home folder, say) is not checkpointed.
 const maxFiles = 200_000
 
-// ErrTooBig is a working directory with more files than a checkpoint takes.
-var ErrTooBig = fmt.Errorf("the working directory has more than %d files: no checkpoints here", maxFiles)
+// ErrTooBig is a working directory larger than a checkpoint takes: more
+// than maxFiles files, or more new content in one checkpoint than the
+// store may hold (a home folder, say). Checking stops as soon as it is
+// known, so a first tool call there is not held for minutes.
+var ErrTooBig = fmt.Errorf("the working directory is too large for checkpoints (more than %d files, or more content than max_size_mb)", maxFiles)
 
 // scan reads root's state. A file whose metadata matches prev is not
 // read; new content is stored as objects (written counts the bytes).
@@ -83,6 +86,9 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 	local := make(map[string]Entry, len(entries))
 	fd := int(f.Fd())
 	for _, d := range entries {
+		if w.tooMany.Load() {
+			return
+		}
 		name := d.Name()
 		childParts := append(parts[:len(parts):len(parts)], name)
 		childRel := path.Join(rel, name)
@@ -114,7 +120,10 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 		if err != nil {
 			continue // it changed under us or cannot be read: left out
 		}
-		w.written.Add(n)
+		if w.written.Add(n) > w.st.maxTotal() {
+			w.tooMany.Store(true)
+			return
+		}
 		local[childRel] = e
 	}
 	w.mu.Lock()

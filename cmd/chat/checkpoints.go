@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -134,6 +135,10 @@ func (c *checkpointer) take(s *session.Session, label string) {
 	}
 	_, note, err := c.store.Take(c.wd, q.ID, label)
 	switch {
+	case errors.Is(err, checkpoint.ErrTooBig):
+		// Said once, and not tried again at every call of this run.
+		c.store = nil
+		c.say("warning: %v; this run takes no checkpoints, so rewind cannot undo its changes", err)
 	case err != nil && !c.failed:
 		c.failed = true
 		c.say("warning: no checkpoint could be taken (%v); rewind cannot undo these changes", err)
