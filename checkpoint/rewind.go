@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ type Turn struct {
 	ID            string
 	Before, After int // checkpoint seqs; After is 0 when the turn never finished
 	Changes       []Change
+	left          map[string]*Entry // how the turn left each changed path (nil: gone)
 }
 
 // Turns lists the turns that have checkpoints, oldest first, with what
@@ -42,31 +44,61 @@ func (st *Store) turnsLocked(current map[string]Entry) ([]Turn, error) {
 			turns[len(turns)-1].After = info.Seq
 		}
 	}
+	// Where each turn ends: its "after", else the next turn's first
+	// checkpoint, else now (0).
+	ends := make([]int, len(turns))
 	for i := range turns {
-		before, err := st.stateLocked(turns[i].Before)
-		if err != nil {
-			return nil, err
+		switch {
+		case turns[i].After > 0:
+			ends[i] = turns[i].After
+		case i+1 < len(turns):
+			ends[i] = turns[i+1].Before
 		}
-		after, err := st.afterLocked(turns, i, current)
+	}
+	// One pass over the manifests: a session with thousands of
+	// checkpoints is read once, not once per turn.
+	state := map[string]Entry{}
+	var before map[string]Entry
+	open := -1 // the turn whose "before" is held
+	next := 0  // the next turn to open
+	for _, info := range st.infos {
+		m, err := readManifest(st.snapPath(info.Seq))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("checkpoint %d: %w", info.Seq, err)
 		}
-		turns[i].Changes = Diff(before, after)
+		state = m.apply(state)
+		if open >= 0 && ends[open] == info.Seq {
+			turns[open].Changes, turns[open].left = diffLeft(before, state)
+			open = -1
+		}
+		if next < len(turns) && turns[next].Before == info.Seq {
+			before, open = maps.Clone(state), next
+			next++
+		}
+	}
+	if open >= 0 {
+		now := current
+		if now == nil {
+			now = st.last
+		}
+		turns[open].Changes, turns[open].left = diffLeft(before, now)
 	}
 	return turns, nil
 }
 
-// afterLocked is the state turn i left the files in.
-func (st *Store) afterLocked(turns []Turn, i int, current map[string]Entry) (map[string]Entry, error) {
-	switch {
-	case turns[i].After > 0:
-		return st.stateLocked(turns[i].After)
-	case i+1 < len(turns):
-		return st.stateLocked(turns[i+1].Before)
-	case current != nil:
-		return current, nil
+// diffLeft is what changed from a to b, and how b has each changed path
+// (nil: gone).
+func diffLeft(a, b map[string]Entry) ([]Change, map[string]*Entry) {
+	changes := Diff(a, b)
+	left := make(map[string]*Entry, len(changes))
+	for _, c := range changes {
+		if e, ok := b[c.Path]; ok {
+			left[c.Path] = &e
+		} else {
+			left[c.Path] = nil
+		}
 	}
-	return st.last, nil
+	return changes, left
 }
 
 // Result is what a rewind did.
@@ -107,17 +139,9 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 	}
 	// How the agent left each path it changed, the latest turn last.
 	left := map[string]*Entry{}
-	for i := from; i < len(turns); i++ {
-		after, err := st.afterLocked(turns, i, current)
-		if err != nil {
-			return res, err
-		}
-		for _, c := range turns[i].Changes {
-			if e, ok := after[c.Path]; ok {
-				left[c.Path] = &e
-			} else {
-				left[c.Path] = nil
-			}
+	for _, t := range turns[from:] {
+		for p, e := range t.left {
+			left[p] = e
 		}
 	}
 	r, err := os.OpenRoot(root)
