@@ -175,3 +175,28 @@ func TestTooLargeStopsEarly(t *testing.T) {
 		t.Fatalf("took a 320 KiB tree into a 64 KiB store: %v", err)
 	}
 }
+
+// TestDamagedContentIsNotRestored: stored content that a crash cut short
+// (it no longer matches its hash) is listed as not restorable; the rest
+// of the rewind goes on.
+func TestDamagedContentIsNotRestored(t *testing.T) {
+	root, st := t.TempDir(), &Store{Dir: t.TempDir()}
+	write(t, root, "a.txt", "original a\n", 0o644)
+	write(t, root, "b.txt", "original b\n", 0o644)
+	st.Take(root, "t1", "before")
+	state, _ := st.State(1)
+	_ = os.WriteFile(st.objectPath(state["a.txt"].Hash), []byte("orig"), 0o600) // cut short
+	write(t, root, "a.txt", "agent\n", 0o644)
+	write(t, root, "b.txt", "agent\n", 0o644)
+	st.Take(root, "t1", "after")
+	res, err := st.Rewind(root, "t1", false)
+	if err != nil || !slices.Equal(res.Unrestorable, []string{"a.txt"}) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "b.txt")); string(b) != "original b\n" {
+		t.Fatalf("b.txt %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "agent\n" {
+		t.Fatalf("a.txt was overwritten with damaged content: %q", b)
+	}
+}

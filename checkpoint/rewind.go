@@ -108,7 +108,8 @@ type Result struct {
 	// alone unless forced.
 	Conflicts []string
 	// Unrestorable are paths the agent changed whose earlier content was
-	// not stored (over the size limit).
+	// not stored (over the size limit) or was damaged (a crash while it
+	// was written).
 	Unrestorable []string
 }
 
@@ -180,6 +181,10 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 			}
 			err = st.put(r, p, want)
 		}
+		if errors.Is(err, errDamaged) {
+			res.Unrestorable = append(res.Unrestorable, p)
+			continue
+		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return res, fmt.Errorf("restoring %s: %w", p, err)
 		}
@@ -190,9 +195,9 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 
 // put writes an entry's content at p (a symlink as a link), with its mode.
 func (st *Store) put(r *os.Root, p string, e Entry) error {
-	data, err := os.ReadFile(st.objectPath(e.Hash))
+	data, err := st.readObject(e.Hash)
 	if err != nil {
-		return fmt.Errorf("its stored content is missing: %w", err)
+		return err
 	}
 	name := filepath.FromSlash(p)
 	if dir := filepath.Dir(name); dir != "." {
