@@ -44,7 +44,7 @@ func BenchmarkFirstTakeGoSource(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		b.ReportMetric(float64(dirSize(filepath.Join(st.Dir, "objects")))/(1<<20), "MiB-stored")
+		b.ReportMetric(float64(stored(st))/(1<<20), "MiB-stored")
 		os.RemoveAll(st.Dir)
 		b.StartTimer()
 	}

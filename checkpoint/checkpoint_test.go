@@ -137,10 +137,10 @@ func TestStorageGrowsByChangedContent(t *testing.T) {
 		write(t, root, fmt.Sprintf("f%d.txt", i), "same content\n", 0o644)
 	}
 	st.Take(root, "t1", "before")
-	size := dirSize(filepath.Join(st.Dir, "objects"))
+	size := stored(st)
 	st.Take(root, "t1", "after")
-	if size != int64(len("same content\n")) || dirSize(filepath.Join(st.Dir, "objects")) != size {
-		t.Fatalf("stored %d bytes for 20 identical files, then %d", size, dirSize(filepath.Join(st.Dir, "objects")))
+	if size != int64(len("same content\n")) || stored(st) != size {
+		t.Fatalf("stored %d bytes for 20 identical files, then %d", size, stored(st))
 	}
 	big := make([]byte, 40<<10)
 	var note string
@@ -155,8 +155,8 @@ func TestStorageGrowsByChangedContent(t *testing.T) {
 			note = n
 		}
 	}
-	if note == "" || dirSize(filepath.Join(st.Dir, "objects")) > 64<<10 {
-		t.Fatalf("not pruned: %q, %d bytes", note, dirSize(filepath.Join(st.Dir, "objects")))
+	if note == "" || stored(st) > 64<<10 {
+		t.Fatalf("not pruned: %q, %d bytes", note, stored(st))
 	}
 	infos, _ := st.Checkpoints()
 	if _, err := st.State(infos[0].Seq); err != nil {
@@ -185,7 +185,10 @@ func TestDamagedContentIsNotRestored(t *testing.T) {
 	write(t, root, "b.txt", "original b\n", 0o644)
 	st.Take(root, "t1", "before")
 	state, _ := st.State(1)
-	_ = os.WriteFile(st.objectPath(state["a.txt"].Hash), []byte("orig"), 0o600) // cut short
+	loc := st.pk.index[state["a.txt"].Hash]
+	pack, _ := os.OpenFile(packPath(st.Dir, loc.Pack, "pack"), os.O_WRONLY, 0)
+	_, _ = pack.WriteAt([]byte("XXXX"), loc.Off) // damaged
+	pack.Close()
 	write(t, root, "a.txt", "agent\n", 0o644)
 	write(t, root, "b.txt", "agent\n", 0o644)
 	st.Take(root, "t1", "after")
@@ -199,4 +202,16 @@ func TestDamagedContentIsNotRestored(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(b) != "agent\n" {
 		t.Fatalf("a.txt was overwritten with damaged content: %q", b)
 	}
+}
+
+// stored is the bytes of content a store holds.
+func stored(st *Store) int64 {
+	n := dirSize(filepath.Join(st.Dir, "objects"))
+	packs, _ := filepath.Glob(filepath.Join(st.Dir, "packs", "*.pack"))
+	for _, p := range packs {
+		if fi, err := os.Stat(p); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }

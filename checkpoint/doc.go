@@ -4,9 +4,11 @@
 // and mode did not change is not read again), without git and without
 // touching the project's .git.
 //
-// A Store holds one session's checkpoints: objects/ (content by SHA-256)
-// and snaps/ (one small JSON file per checkpoint: what changed since the
-// one before). Files that .gitignore excludes, .git itself, and files
+// A Store holds one session's checkpoints: content by SHA-256 (small
+// files in one pack per checkpoint, packs/, larger ones in objects/, as
+// file creation is what a first checkpoint of a large tree costs) and
+// snaps/ (one small JSON file per checkpoint: what changed since the one
+// before). Pruning frees a pack once none of its content is still used. Files that .gitignore excludes, .git itself, and files
 // over the size limit are left out (a file over the limit is still
 // noticed when it changes, so a rewind can say it cannot restore it).
 //

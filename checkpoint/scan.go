@@ -195,6 +195,12 @@ func (st *Store) store(p string, e Entry) (Entry, int64, error) {
 // checkpoint); a write cut short by a crash is caught when the object is
 // read back (readObject checks the hash).
 func (st *Store) putObject(hash string, data []byte) (int64, error) {
+	if st.pk.has(hash) {
+		return 0, nil
+	}
+	if len(data) <= packMax {
+		return st.pk.add(st.Dir, hash, data)
+	}
 	p := st.objectPath(hash)
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -224,7 +230,10 @@ var errDamaged = errors.New("its stored content is damaged or missing")
 // readObject reads stored content back, refusing content that does not
 // match its hash (a write a crash cut short).
 func (st *Store) readObject(hash string) ([]byte, error) {
-	data, err := os.ReadFile(st.objectPath(hash))
+	data, packed, err := st.pk.read(st.Dir, hash)
+	if !packed {
+		data, err = os.ReadFile(st.objectPath(hash))
+	}
 	if err != nil {
 		return nil, errDamaged
 	}

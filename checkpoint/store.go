@@ -26,6 +26,7 @@ type Store struct {
 	MaxTotal    int64 // stored content past this prunes the oldest checkpoints
 
 	mu     sync.Mutex
+	pk     packs
 	loaded bool
 	infos  []Info
 	last   map[string]Entry // the state of the newest checkpoint
@@ -73,6 +74,7 @@ func (st *Store) load() error {
 		return nil
 	}
 	st.total = -1
+	st.pk.load(st.Dir)
 	paths, _ := filepath.Glob(filepath.Join(st.Dir, "snaps", "*.json"))
 	sort.Strings(paths)
 	state := map[string]Entry{}
@@ -122,15 +124,19 @@ func (st *Store) Take(root, turn, label string) (info Info, note string, err err
 	if err := st.load(); err != nil {
 		return info, "", err
 	}
-	state, written, err := st.scan(root, st.last)
-	if err != nil {
-		return info, "", err
-	}
 	m := manifest{Info: Info{Seq: 1, Turn: turn, Label: label, Time: time.Now().UTC()}, Changed: map[string]Entry{}}
 	if n := len(st.infos); n > 0 {
 		m.Seq = st.infos[n-1].Seq + 1
 	} else {
 		m.Full = true
+	}
+	st.pk.begin(m.Seq)
+	state, written, err := st.scan(root, st.last)
+	if ferr := st.pk.finish(st.Dir, err == nil); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return info, "", err
 	}
 	for p, e := range state {
 		if old, ok := st.last[p]; !ok || old != e {
@@ -214,7 +220,7 @@ func (st *Store) stateLocked(seq int) (map[string]Entry, error) {
 // refers to.
 func (st *Store) prune() (string, error) {
 	if st.total < 0 {
-		st.total = dirSize(filepath.Join(st.Dir, "objects"))
+		st.total = dirSize(filepath.Join(st.Dir, "objects")) + dirSize(filepath.Join(st.Dir, "packs"))
 	}
 	if st.total <= st.maxTotal() || len(st.infos) < 2 {
 		return "", nil
@@ -272,7 +278,7 @@ func (st *Store) collect() error {
 		}
 		return nil
 	})
-	st.total = total
+	st.total = total + st.pk.drop(st.Dir, used)
 	return nil
 }
 
