@@ -54,6 +54,13 @@ func Start(spec Spec) (*Box, error) {
 	if spec.TempDir == "" {
 		spec.TempDir = os.TempDir()
 	}
+	if spec.Mode == Off && os.Getuid() != 0 {
+		// Unconfined commands of a user other than root would need a user
+		// namespace for the PID one, and in it setuid programs (sudo)
+		// fail: they run as children of the box, which reaps and kills
+		// what it can.
+		return start(spec)
+	}
 	spec.Namespaces = true
 	b, err := start(spec)
 	if err != nil {
