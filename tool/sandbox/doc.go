@@ -12,8 +12,9 @@
 //
 // The box dies with chat (Pdeathsig), and as the first process of its PID
 // namespace it takes every command's children with it. Mode Off gets a
-// box too, with only the PID namespace: nothing is confined, but nothing
-// a command started outlives chat.
+// box too, with only the PID namespace when chat is root (nothing is
+// confined, but nothing a command started outlives chat); for other users
+// it has no namespace (a user namespace would break sudo).
 //
 // This package must not decide what needs a person: it confines; the tool
 // package's policy asks. It imports nothing from the project.
