@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrepl/chat/internal/mcptest"
 	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 var chatBin string
@@ -33,6 +34,7 @@ func coverEnv() []string {
 
 func TestMain(m *testing.M) {
 	mcptest.ServeStdioIfAsked() // this test binary, started by chat as an MCP server
+	sandbox.ServeIfAsked()      // or as a box, by needSandbox's probe
 	dir, err := os.MkdirTemp("", "chat-bin")
 	if err != nil {
 		panic(err)

@@ -81,7 +81,9 @@ func TestTheBoxHolds(t *testing.T) {
 	}()
 	port := ln.Addr().(*net.TCPAddr).Port
 	b := startBox(t, Spec{Mode: WorkspaceWrite, Workdir: work, Hidden: DefaultHidden(home), TempDir: filepath.Join(base, "tmp")})
-	t.Logf("namespaces: %v; notes: %s", b.Namespaces(), b.Notes())
+	if !b.Namespaces() {
+		t.Skipf("no namespaces for this user here (%s): the Landlock-only box hides no folders", b.Notes())
+	}
 
 	if out, code := shell(t, b, work, "echo made > inside.txt && mkdir -p sub/deep && mv inside.txt sub/deep/ && cat sub/deep/inside.txt"); code != 0 || !strings.Contains(out, "made") {
 		t.Fatalf("plain work failed: %d %s", code, out)
