@@ -167,3 +167,47 @@ func TestCancelKillsTheGroup(t *testing.T) {
 		t.Fatalf("after a cancel: %d %q", code, out)
 	}
 }
+
+// TestLandlockOnlyBox: where namespaces cannot be made, the box is
+// Landlock alone: no writes outside or into .git, no TCP out, and the
+// working directory's existing entries stay writable.
+func TestLandlockOnlyBox(t *testing.T) {
+	needLandlock(t)
+	base := t.TempDir()
+	work, outside := filepath.Join(base, "work"), filepath.Join(base, "outside")
+	for _, d := range []string{work + "/.git/hooks", work + "/src", outside} {
+		_ = os.MkdirAll(d, 0o755)
+	}
+	_ = os.WriteFile(filepath.Join(work, "main.go"), []byte("package main\n"), 0o644)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan struct{}, 1)
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	b, err := start(Spec{Mode: WorkspaceWrite, Workdir: work, TempDir: filepath.Join(base, "tmp")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if out, code := shell(t, b, work, "echo more >> main.go && echo x > src/new.go && cat main.go"); code != 0 || !strings.Contains(out, "more") {
+		t.Fatalf("existing entries are not writable: %d %s", code, out)
+	}
+	shell(t, b, work, "echo x > "+filepath.Join(outside, "pwned")+"; echo x > .git/hooks/pre-commit; exec 3<>/dev/tcp/127.0.0.1/"+fmt.Sprint(ln.Addr().(*net.TCPAddr).Port))
+	for _, p := range []string{filepath.Join(outside, "pwned"), filepath.Join(work, ".git", "hooks", "pre-commit")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("wrote %s", p)
+		}
+	}
+	select {
+	case <-accepted:
+		t.Error("a TCP connection left the Landlock-only box")
+	case <-time.After(100 * time.Millisecond):
+	}
+}
