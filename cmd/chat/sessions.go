@@ -109,13 +109,7 @@ func (h *sessionHost) load(info session.Info) (*session.Session, session.Loaded,
 		return nil, l, err
 	}
 	if unlock != nil {
-		h.mu.Lock()
-		old := h.unlock
-		h.unlock = unlock
-		h.mu.Unlock()
-		if old != nil {
-			old()
-		}
+		h.holdLock(unlock)
 	}
 	return s, l, nil
 }
@@ -172,6 +166,13 @@ func (h *sessionHost) attachNew(s *session.Session) {
 		fmt.Fprintf(h.d.stderr, "warning: %v\n", err)
 		unlock = func() {}
 	}
+	h.holdLock(unlock)
+	h.setWriter(w, s)
+}
+
+// holdLock keeps the lock of the session now written, releasing the one
+// held before.
+func (h *sessionHost) holdLock(unlock func()) {
 	h.mu.Lock()
 	old := h.unlock
 	h.unlock = unlock
@@ -179,7 +180,6 @@ func (h *sessionHost) attachNew(s *session.Session) {
 	if old != nil {
 		old()
 	}
-	h.setWriter(w, s)
 }
 
 func (h *sessionHost) setWriter(w *session.Writer, s *session.Session) {
