@@ -77,12 +77,14 @@ func TestServersThatHang(t *testing.T) {
 	}
 	// Keep-alive comments are activity: a slow start (longer than the idle
 	// timeout) is not silence.
-	err = streamWaiting(t, 2*time.Second, func(w http.ResponseWriter, r *http.Request) {
+	// Ten keep-alives 0.4 s apart outlast a 3 s idle timeout; only a stall
+	// of 2.6 s between two of them could fail this.
+	err = streamWaiting(t, 3*time.Second, func(w http.ResponseWriter, r *http.Request) {
 		sse(w)
-		for i := 0; i < 6; i++ {
+		for i := 0; i < 10; i++ {
 			fmt.Fprint(w, ": PROCESSING\n\n")
 			w.(http.Flusher).Flush()
-			time.Sleep(500 * time.Millisecond)
+			time.Sleep(400 * time.Millisecond)
 		}
 		fmt.Fprint(w, frame("late but fine"))
 		fmt.Fprint(w, "data: [DONE]\n\n")

@@ -135,21 +135,12 @@ func ChildEnv(environ, keep, secretValues []string) []string {
 	var out []string
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if !keepEnv(name, keep) && (secretName(name) || isSecretValue(value, secretValues)) {
+		if !slices.Contains(keep, name) && (secretName(name) || isSecretValue(value, secretValues)) {
 			continue
 		}
 		out = append(out, kv)
 	}
 	return out
-}
-
-func keepEnv(name string, keep []string) bool {
-	for _, k := range keep {
-		if k == name {
-			return true
-		}
-	}
-	return false
 }
 
 func secretName(name string) bool {

@@ -145,13 +145,18 @@ func (s RunShell) env() []string {
 }
 
 func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput) (int, error) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		return 0, err
-	}
 	box, err := s.Shell.running(true)
 	if err != nil {
 		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
+	}
+	return s.runIn(ctx, box, command, out)
+}
+
+// runIn runs a command with bash in a box.
+func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, out *shellOutput) (int, error) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return 0, err
 	}
 	return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
 }
@@ -161,10 +166,8 @@ func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput
 // child of chat.
 func (s RunShell) runDirect(ctx context.Context, command string, out *shellOutput) (int, error) {
 	if s.Shell != nil {
-		if bash, err := exec.LookPath("bash"); err == nil {
-			if box, err := s.Shell.running(false); err == nil {
-				return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
-			}
+		if box, err := s.Shell.running(false); err == nil {
+			return s.runIn(ctx, box, command, out)
 		}
 	}
 	cmd := exec.CommandContext(ctx, "bash", "-c", command)

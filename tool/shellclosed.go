@@ -32,7 +32,8 @@ func tooBigToCheck(line string) bool {
 }
 
 // node looks at the parts of a line that compute or run something without
-// a simple command of their own.
+// a simple command of their own, and keeps every literal word (for
+// denyMentions).
 func (a *shellAnalysis) node(n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.TestClause, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
@@ -55,8 +56,11 @@ func (a *shellAnalysis) node(n syntax.Node) {
 			a.opaquef("it sets %s, which changes what runs", n.Name.Value)
 		}
 	case *syntax.Word:
-		if s, ok := literal(n); ok && holdsCode(s) {
-			a.opaquef("a word holds shell code (%s) that bash or a program may run later", wordText(n))
+		if s, ok := literal(n); ok {
+			a.words = append(a.words, s)
+			if holdsCode(s) {
+				a.opaquef("a word holds shell code (%s) that bash or a program may run later", wordText(n))
+			}
 		}
 	}
 }
@@ -70,7 +74,7 @@ func holdsCode(s string) bool {
 func specialVar(name string) bool {
 	switch name {
 	case "PATH", "IFS", "ENV", "BASH_ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4", "SHELLOPTS", "BASHOPTS",
-		"CDPATH", "GLOBIGNORE", "BASH_XTRACEFD", "EXECIGNORE", "PAGER", "EDITOR", "VISUAL", "GIT_DIR", "GIT_WORK_TREE":
+		"CDPATH", "GLOBIGNORE", "BASH_XTRACEFD", "EXECIGNORE", "PAGER", "EDITOR", "VISUAL":
 		return true
 	}
 	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "BASH_FUNC") || strings.HasPrefix(name, "GIT_") || strings.HasSuffix(name, "_COMMAND")

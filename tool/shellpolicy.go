@@ -86,11 +86,6 @@ func (a *shellAnalysis) parse(line string, depth int) {
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		a.node(n)
-		if w, ok := n.(*syntax.Word); ok {
-			if s, ok := literal(w); ok {
-				a.words = append(a.words, s)
-			}
-		}
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			a.call(n, depth)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -73,10 +72,9 @@ type asking struct {
 	approvalMsg
 	reasoning bool
 	top       int
-	seenEnd   bool      // the person has had the last line of the body on screen
-	shown     time.Time // when the prompt appeared
-	focused   bool      // the person moved to it (Tab): it takes keys though the input holds text
-	stash     string    // the input's text while the reason is typed there ("t")
+	seenEnd   bool   // the person has had the last line of the body on screen
+	focused   bool   // the person moved to it (Tab): it takes keys though the input holds text
+	stash     string // the input's text while the reason is typed there ("t")
 }
 
 func (m *Model) onApproval(msg approvalMsg) {
@@ -87,7 +85,7 @@ func (m *Model) onApproval(msg approvalMsg) {
 		msg.reply <- tool.Decision{Verdict: tool.Deny, Reason: "the turn that asked is over"}
 		return
 	}
-	m.asking = &asking{approvalMsg: msg, shown: m.now()}
+	m.asking = &asking{approvalMsg: msg}
 	m.live.state = "waiting for your approval"
 	m.notice = ""
 	_, body, room := m.approvalLayout()

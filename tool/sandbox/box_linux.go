@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,11 +33,10 @@ type request struct {
 // reply is the box's answer: ready (or why not) once, then an exit status
 // per command on that command's reply socket.
 type reply struct {
-	Ready  bool   `json:"ready,omitempty"`
-	Error  string `json:"error,omitempty"`
-	Notes  string `json:"notes,omitempty"` // what the box could not do, said once
-	Exit   int    `json:"exit"`
-	Signal string `json:"signal,omitempty"`
+	Ready bool   `json:"ready,omitempty"`
+	Error string `json:"error,omitempty"`
+	Notes string `json:"notes,omitempty"` // what the box could not do, said once
+	Exit  int    `json:"exit"`            // 128+n for a signal
 }
 
 // ServeIfAsked turns this process into a box when chat started it as one,
@@ -51,7 +51,7 @@ func ServeIfAsked() {
 func serve(specJSON string) int {
 	// The commands the box starts must not inherit the control socket.
 	unix.CloseOnExec(ctlFD)
-	ctl := os.NewFile(ctlFD, "control")
+	ctl := ctlFD
 	var spec Spec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
 		return fail(ctl, err)
@@ -72,12 +72,13 @@ func serve(specJSON string) int {
 			return fail(ctl, fmt.Errorf("landlock: %w", err))
 		}
 	}
-	if err := send(int(ctl.Fd()), reply{Ready: true, Notes: strings.Join(notes, "; ")}, nil); err != nil {
+	if err := send(ctl, reply{Ready: true, Notes: strings.Join(notes, "; ")}, nil); err != nil {
 		return 1
 	}
 	r := newReaper()
+	buf := make([]byte, maxMessage) // one buffer: a request is decoded before the next is read
 	for {
-		req, fds, err := receive(int(ctl.Fd()))
+		req, fds, err := receive(ctl, buf)
 		if err != nil {
 			return 0 // chat closed the socket: the box ends, and its commands with it
 		}
@@ -85,8 +86,8 @@ func serve(specJSON string) int {
 	}
 }
 
-func fail(ctl *os.File, err error) int {
-	_ = send(int(ctl.Fd()), reply{Error: err.Error()}, nil)
+func fail(ctl int, err error) int {
+	_ = send(ctl, reply{Error: err.Error()}, nil)
 	return 1
 }
 
@@ -111,7 +112,7 @@ func enterNamespaces(spec Spec) (notes []string, err error) {
 		notes = append(notes, "no loopback inside the box ("+err.Error()+")")
 	}
 	for _, p := range spec.Hidden {
-		if _, in := within(p, spec.Workdir); in {
+		if within(p, spec.Workdir) {
 			continue // hiding it would hide the working directory
 		}
 		if err := hide(p); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -209,7 +210,7 @@ func writableRules(spec Spec, root string) []landlock.Rule {
 	for _, e := range entries {
 		p := filepath.Join(root, e.Name())
 		switch {
-		case isProtected(p, prot):
+		case slices.Contains(prot, p):
 		case e.IsDir():
 			rules = append(rules, landlock.RWDirs(p).WithRefer().IgnoreIfMissing())
 		default:
@@ -219,22 +220,10 @@ func writableRules(spec Spec, root string) []landlock.Rule {
 	return rules
 }
 
-func isProtected(p string, prot []string) bool {
-	for _, q := range prot {
-		if p == q {
-			return true
-		}
-	}
-	return false
-}
-
 // within reports whether p is dir or under it.
-func within(dir, p string) (string, bool) {
+func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", false
-	}
-	return rel, true
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // reaper starts commands and collects every child's exit, including
@@ -318,7 +307,7 @@ func (r *reaper) run(req request, fds []int) {
 	case ws := <-ch:
 		answer := reply{Exit: ws.ExitStatus()}
 		if ws.Signaled() {
-			answer.Exit, answer.Signal = 128+int(ws.Signal()), ws.Signal().String()
+			answer.Exit = 128 + int(ws.Signal())
 		}
 		_ = send(replyFD, answer, nil)
 	case <-hangup:

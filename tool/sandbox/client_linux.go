@@ -45,7 +45,6 @@ type Box struct {
 	done  chan struct{} // closed when the box process has ended
 	stop  chan struct{} // closed by Close
 	once  sync.Once
-	mu    sync.Mutex
 }
 
 // Start launches a box for spec: in its own namespaces where the kernel

@@ -151,14 +151,19 @@ func TestCancelKillsTheGroup(t *testing.T) {
 	var out bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Run(ctx, []string{bash, "-c", "sleep 30 & sleep 30; echo late > late.txt"}, nil, work, &out, time.Second)
+		_, err := b.Run(ctx, []string{bash, "-c", ": > started; sleep 30 & sleep 30; echo late > late.txt"}, nil, work, &out, time.Second)
 		done <- err
 	}()
-	time.Sleep(200 * time.Millisecond)
-	t0 := time.Now()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(work, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command never started")
+		}
+	}
 	cancel()
 	err := <-done
-	t.Logf("cancel took %v", time.Since(t0))
 	if err != context.Canceled {
 		t.Fatalf("cancelled run: %v", err)
 	}

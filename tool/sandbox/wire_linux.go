@@ -23,10 +23,10 @@ func send(fd int, v any, fds []int) error {
 	return unix.Sendmsg(fd, b, oob, nil, 0)
 }
 
-// receive reads one request and the fds that came with it.
-func receive(fd int) (request, []int, error) {
+// receive reads one request, into buf, and the fds that came with it.
+func receive(fd int, buf []byte) (request, []int, error) {
 	var req request
-	b, fds, err := recvMessage(fd, maxMessage)
+	b, fds, err := recvMessage(fd, buf)
 	if err != nil {
 		return req, nil, err
 	}
@@ -39,8 +39,7 @@ func receive(fd int) (request, []int, error) {
 	return req, fds, nil
 }
 
-func recvMessage(fd, size int) ([]byte, []int, error) {
-	buf := make([]byte, size)
+func recvMessage(fd int, buf []byte) ([]byte, []int, error) {
 	oob := make([]byte, unix.CmsgSpace(4*4))
 	for {
 		n, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
@@ -71,7 +70,7 @@ func recvMessage(fd, size int) ([]byte, []int, error) {
 // readReply reads one reply.
 func readReply(fd int) (reply, error) {
 	var r reply
-	b, fds, err := recvMessage(fd, 64<<10)
+	b, fds, err := recvMessage(fd, make([]byte, 64<<10))
 	for _, f := range fds {
 		unix.Close(f)
 	}
