@@ -159,7 +159,8 @@ func TestTUIToolsFitOneRow(t *testing.T) {
 			config := "[agents.helper]\ninstructions = \"Help.\"\n[mcp.web]\nurl = \"http://127.0.0.1:1/mcp\"\n"
 			tm := startTermOpts(t, srv, termOpts{config: config, home: home, width: width, height: 30})
 			tm.ask("/tools")
-			screen := tm.waitFor("sandbox ", 5*time.Second)
+			tm.waitFor("tools:", 5*time.Second) // the list is printed as one block
+			screen := tm.screen()
 			lines := strings.Split(screen, "\n")
 			start := -1
 			for i, l := range lines {
