@@ -125,9 +125,7 @@ func TestTUIRewind(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(tm.dir, "a.txt")); string(b) != "mine\n" || fileExists(filepath.Join(tm.dir, "x.txt")) {
 		t.Fatalf("files not rewound: a.txt %q, x.txt exists %v", b, fileExists(filepath.Join(tm.dir, "x.txt")))
 	}
-	if got := inputLine(tm.screen()); got != "› make the files" {
-		t.Fatalf("the input does not hold the question: %q\n%s", got, tm.screen())
-	}
+	tm.waitForInput("› make the files")
 	tm.keys("C-u")
 	tm.ask("something else")
 	tm.waitFor("fresh start", 10*time.Second)
@@ -170,12 +168,27 @@ func TestResumeShowsWhereYouWere(t *testing.T) {
 		t.Errorf("the note was said %d times, want 2:\n%s", n, stderr.String())
 	}
 	tm.waitFor("── resumed a session of", 10*time.Second)
-	screen := tm.waitFor("› the lost question", 5*time.Second)
-	if got := inputLine(screen); got != "› the lost question" {
-		t.Fatalf("the unanswered question is not back in the input: %q\n%s", got, screen)
-	}
+	tm.waitForInput("› the lost question")
 	tm.keys("Enter")
 	tm.waitFor("the second answer", 10*time.Second)
+}
+
+// waitForInput waits (as waitFor does) until the input box holds want:
+// the screen may show the text elsewhere (the transcript) before the
+// input is drawn.
+func (tm *pane) waitForInput(want string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(5 * loadAllowance * time.Second)
+	for {
+		scr := tm.screen()
+		if inputLine(scr) == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the input never held %q; the screen:\n%s", want, scr)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
 }
 
 // inputLine is the line of the input box: the one above the status bar.
