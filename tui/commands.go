@@ -111,7 +111,10 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		return nil, true
 	}
 	if c.idleOnly && m.busy {
-		m.notice = c.name + " waits for the turn to end (esc cancels it)"
+		// Queued like a message sent after the turn: it runs when the
+		// turn ends, and a cancel gives it back to the input.
+		m.pending = append(m.pending, pendingItem{text: strings.TrimSpace(line)})
+		m.notice = c.name + " runs when this turn ends · esc cancels the turn"
 		return nil, true
 	}
 	a := m.opts.Agent

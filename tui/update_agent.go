@@ -233,15 +233,30 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	next = append(next, late...)
 	m.pending = nil
-	if len(next) == 0 {
-		return nil
+	return m.runQueued(next)
+}
+
+// runQueued starts what was queued for after a turn, in order: commands
+// run at once; the first message starts a turn, and everything after it
+// waits for that turn, as the pending list shows them.
+func (m *Model) runQueued(next []string) tea.Cmd {
+	var cmds []tea.Cmd
+	for i, t := range next {
+		if m.busy || m.picker != nil { // a command started a turn or opened a picker
+			for _, rest := range next[i:] {
+				m.pending = append(m.pending, pendingItem{text: rest})
+			}
+			break
+		}
+		if isCommandLine(t) {
+			if cmd, ok := m.command(t); ok {
+				cmds = append(cmds, cmd)
+				continue
+			}
+		}
+		cmds = append(cmds, m.startTurn(t))
 	}
-	// Each queued item is its own turn, as the pending list shows them:
-	// the first starts now, the others wait for the turns before them.
-	for _, t := range next[1:] {
-		m.pending = append(m.pending, pendingItem{text: t})
-	}
-	return m.startTurn(next[0])
+	return tea.Batch(cmds...)
 }
 
 // saveSession marks history as changed other than by appends (healing,

@@ -187,6 +187,11 @@ func (m *Model) ctrlC() tea.Cmd {
 	return tea.Tick(quitWindow, func(time.Time) tea.Msg { return quitDisarmMsg{armed: armed} })
 }
 
+// isCommandLine: a slash command is one line starting with "/".
+func isCommandLine(s string) bool {
+	return strings.HasPrefix(s, "/") && !strings.Contains(s, "\n")
+}
+
 // submit sends the input: a command, a new turn, or while a turn runs an
 // item for the pending list (inject: into this turn; else after it).
 func (m *Model) submit(inject bool) tea.Cmd {
@@ -195,7 +200,7 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	if strings.HasPrefix(raw, "/") && !strings.Contains(raw, "\n") {
+	if isCommandLine(raw) {
 		m.input.clear() // before the command: /undo puts text back
 		if cmd, ok := m.command(raw); ok {
 			return cmd

@@ -151,3 +151,28 @@ func TestTUIResumeOwnSession(t *testing.T) {
 	tm.ask("second")
 	tm.waitFor("second answer", 10*time.Second)
 }
+
+// TestTUICommandQueuedDuringTurn: a command that needs an idle session,
+// typed while a turn runs, is queued and runs when the turn ends (it was
+// refused, so a person who typed /new had to type it again).
+func TestTUICommandQueuedDuringTurn(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "slow answer here", Piece: 8, Gate: gate, GateAfter: 1},
+		oaitest.Answer{Text: "fresh answer"})
+	tm := startTerm(t, srv)
+	tm.ask("first")
+	<-gate.Entered()
+	tm.ask("/new")
+	tm.waitFor("/new runs when this turn ends", 5*time.Second)
+	tm.waitFor("⏭ after turn /new", 5*time.Second)
+	gate.Release()
+	tm.waitFor("── new session ──", 10*time.Second)
+	tm.waitIdle(10 * time.Second)
+	tm.ask("second")
+	tm.waitFor("fresh answer", 10*time.Second)
+	reqs := srv.Requests()
+	if last := reqs[len(reqs)-1]; len(last.Messages) != 2 { // system + "second": the new session
+		t.Fatalf("the second question went with %d messages", len(last.Messages))
+	}
+}
