@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/hook"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
@@ -30,6 +31,9 @@ type Options struct {
 	Model  string // "" uses the client's model
 	// System is the system prompt put at the head of a new, empty session.
 	System string
+	// Project is the project's instructions (AGENTS.md), put after System
+	// whatever persona replaces it; sub-agents get them too.
+	Project string
 	// Adverts are blocks the extensions add to the system prompt
 	// (<available_agents>, <available_skills>, <available_mcps>), each
 	// while its tool is in the agent's set.
@@ -46,6 +50,8 @@ type Options struct {
 	MaxTokens   int
 	// Schema asks the model for a final answer matching this JSON Schema.
 	Schema json.RawMessage
+	// Hooks are the person's commands at points of a turn (nil: none).
+	Hooks *hook.Runner
 	// CompactAt is the share of the context window past which the history
 	// is compacted before a request: 0 means DefaultCompactAt, a negative
 	// value never (a server's overflow error still compacts once).
@@ -84,6 +90,8 @@ type Agent struct {
 	// server counted last (guarded by cfgMu).
 	window atomic.Int64
 	mark   sizeMark
+	// context waits to go with the next message (guarded by cfgMu).
+	context string
 }
 
 // New returns an agent for o.
@@ -91,7 +99,7 @@ func New(o Options) *Agent {
 	if o.Session == nil {
 		o.Session = session.New()
 	}
-	if p := systemPrompt(o.System, o.Adverts, o.Tools); p != "" && o.Session.Len() == 0 {
+	if p := systemPrompt(o.System, o.Project, o.Adverts, o.Tools); p != "" && o.Session.Len() == 0 {
 		o.Session.AppendInput(session.System(p))
 	}
 	if o.Listeners == nil {
@@ -155,7 +163,7 @@ func (a *Agent) SetModel(name string) {
 // Call it between turns.
 func (a *Agent) NewSession() *session.Session {
 	s := session.New()
-	if p := systemPrompt(a.o.System, a.o.Adverts, a.o.Tools); p != "" {
+	if p := systemPrompt(a.o.System, a.o.Project, a.o.Adverts, a.o.Tools); p != "" {
 		s.AppendInput(session.System(p))
 	}
 	a.cfgMu.Lock()
@@ -229,9 +237,9 @@ func (a *Agent) Definition(identifier string) Definition {
 func (a *Agent) SetSystem(text string) {
 	a.cfgMu.Lock()
 	a.o.System = text
-	s, adverts, tools := a.o.Session, a.o.Adverts, a.o.Tools
+	s, project, adverts, tools := a.o.Session, a.o.Project, a.o.Adverts, a.o.Tools
 	a.cfgMu.Unlock()
-	s.SetSystem(systemPrompt(text, adverts, tools))
+	s.SetSystem(systemPrompt(text, project, adverts, tools))
 }
 
 // Advert is a block an extension adds to the system prompt while the
@@ -240,12 +248,14 @@ type Advert struct {
 	Tool, Text string
 }
 
-// systemPrompt is the instructions with the blocks of the extensions
-// whose tools are in the set after them.
-func systemPrompt(instructions string, adverts []Advert, tools *tool.Set) string {
+// systemPrompt is the instructions, the project's instructions, and the
+// blocks of the extensions whose tools are in the set.
+func systemPrompt(instructions, project string, adverts []Advert, tools *tool.Set) string {
 	parts := []string{}
-	if strings.TrimSpace(instructions) != "" {
-		parts = append(parts, instructions)
+	for _, p := range []string{instructions, project} {
+		if strings.TrimSpace(p) != "" {
+			parts = append(parts, p)
+		}
 	}
 	for _, a := range adverts {
 		if _, ok := tools.Lookup(a.Tool); ok && strings.TrimSpace(a.Text) != "" {
@@ -329,7 +339,11 @@ func (a *Agent) run(ctx context.Context, id uint64, text string, files []session
 				return err
 			}
 		}
-		t.appendUser(session.User(text, files...), false)
+		m, err := t.userMessage(text, files)
+		if err != nil {
+			return err
+		}
+		t.appendUser(m, false)
 		return t.loop()
 	})
 }

@@ -82,17 +82,18 @@ func (a *Agent) ContextSize() int {
 
 // ContextParts is the estimated make-up of the next request, in tokens.
 type ContextParts struct {
-	System, Tools, Summary, History, Window int
+	// System includes Project, the project's instructions (AGENTS.md).
+	System, Project, Tools, Summary, History, Window int
 	Summarized                              int // messages the summary stands for
 }
 
 // ContextReport breaks the next request down (/context).
 func (a *Agent) ContextReport() ContextParts {
 	a.cfgMu.Lock()
-	s, tools := a.o.Session, a.o.Tools
+	s, tools, project := a.o.Session, a.o.Tools, a.o.Project
 	a.cfgMu.Unlock()
 	msgs := s.Messages()
-	p := ContextParts{Window: a.ContextWindow(), Tools: toolTokens(tools.Offered())}
+	p := ContextParts{Window: a.ContextWindow(), Tools: toolTokens(tools.Offered()), Project: session.TextTokens(len(project))}
 	summary, at := session.LatestSummary(msgs)
 	if at >= 0 {
 		p.Summary = session.EstimateTokens([]session.Message{summary})
@@ -216,6 +217,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	if cut < 0 || len(folded) == 0 {
 		return ErrNothingToCompact
 	}
+	t.preCompact(manual, instructions)
 	before := a.ContextSize()
 	t.emit(listener.Compacting{Origin: t.origin, Manual: manual})
 	// The summary's room: a share of the window, and clearly less than

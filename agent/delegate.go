@@ -192,7 +192,7 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 		system = "You are a sub-agent. Do the task you are given, using the tools when they help, and answer with what the caller needs: it sees only your final answer."
 	}
 	child := New(Options{
-		ID: id, Depth: depth, Client: o.Client, Model: model, System: system, Tools: tools,
+		ID: id, Depth: depth, Client: o.Client, Model: model, System: system, Project: o.Project, Hooks: o.Hooks, Tools: tools,
 		Listeners:   o.Listeners.ForSubAgent(id),
 		StepLimit:   control.NewStepLimit(def.MaxSteps.Max()),
 		Cancellable: control.NewCancellable(nil),

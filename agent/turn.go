@@ -23,6 +23,8 @@ type turn struct {
 	origin  listener.Origin
 	request string // what the person asked, for the synthesizer
 	result  Result
+	// stopContinues counts the Stop hooks that sent the turn back to work.
+	stopContinues int
 }
 
 func (t *turn) emit(e listener.Event) { t.a.o.Listeners.Emit(e) }
@@ -45,7 +47,7 @@ func (t *turn) loop() error {
 			return err
 		}
 		if len(msg.ToolCalls) == 0 {
-			if t.drainInterloper() {
+			if t.drainInterloper() || t.stopHook() {
 				continue
 			}
 			t.result.Content = msg.Content
@@ -167,7 +169,7 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 		ctx := tool.WithProgress(listener.WithOrigin(withCaller(o.Cancellable.Context(), t.a), t.origin), func(text string) {
 			t.emit(listener.ToolOutput{Origin: t.origin, ID: c.ID, Name: c.Name, Text: text})
 		})
-		ctx = tool.WithStart(ctx, func() { t.sess.MarkStarted(c.ID) })
+		ctx = tool.WithStart(t.hookCtx(ctx), func() { t.sess.MarkStarted(c.ID) })
 		if len(calls) == 1 {
 			results[i] = t.tools.Dispatch(ctx, c.Name, c.Arguments)
 			break

@@ -49,6 +49,11 @@ type Config struct {
 	Sandbox SandboxConfig `toml:"sandbox"`
 	// Checkpoints bounds what is kept to rewind the agent's changes.
 	Checkpoints CheckpointsConfig `toml:"checkpoints"`
+	// ProjectInstructions: read AGENTS.md (else CLAUDE.md) files into the
+	// system prompt; nil is yes (--no-project-instructions: no).
+	ProjectInstructions *bool `toml:"project_instructions"`
+	// Hooks are commands run at points of a session, by event name.
+	Hooks Hooks `toml:"hooks"`
 	// Yes approves every tool call (--yes).
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
@@ -185,6 +190,7 @@ type Flags struct {
 	Yes                    *bool
 	ContextWindow          *int
 	Sandbox                *string
+	NoProjectInstructions  *bool
 }
 
 // Steps is the effective step budget. Load has checked max_steps.
@@ -194,6 +200,11 @@ func (c Config) Steps() steps.Budget {
 	}
 	b, _ := steps.Parse(*c.MaxSteps)
 	return b
+}
+
+// UsesProjectInstructions says whether AGENTS.md files are read.
+func (c Config) UsesProjectInstructions() bool {
+	return c.ProjectInstructions == nil || *c.ProjectInstructions
 }
 
 // CompactShare is compact_at as the agent takes it: a share of the window,
@@ -282,6 +293,14 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if f.ContextWindow != nil {
 		c.ContextWindow = *f.ContextWindow
 		c.Sources["context_window"] = "flag --context-window"
+	}
+	if f.NoProjectInstructions != nil && *f.NoProjectInstructions {
+		no := false
+		c.ProjectInstructions = &no
+		c.Sources["project_instructions"] = "flag --no-project-instructions"
+	}
+	if err := c.Hooks.Check(); err != nil {
+		return c, fmt.Errorf("config file %s: %w", path, err)
 	}
 	if f.NoStream != nil && *f.NoStream {
 		c.NoStream = true

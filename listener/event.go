@@ -119,6 +119,12 @@ type (
 		Wait    time.Duration
 		Err     error
 	}
+	// Notice is something for the person that is not the conversation:
+	// what a hook said, or that it failed.
+	Notice struct {
+		Origin
+		Text string
+	}
 	// Error ends a turn that failed.
 	Error struct {
 		Origin
@@ -145,6 +151,7 @@ func (Compacted) Kind() string      { return "compacted" }
 func (FallbackNotice) Kind() string { return "fallback_notice" }
 func (Cancelled) Kind() string      { return "cancelled" }
 func (Retry) Kind() string          { return "retry" }
+func (Notice) Kind() string         { return "notice" }
 func (Error) Kind() string          { return "error" }
 func (TurnDone) Kind() string       { return "turn_done" }
 

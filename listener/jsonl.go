@@ -81,6 +81,8 @@ func (j *JSONL) OnEvent(e Event) {
 		v.Messages, v.Before, v.After, v.Manual = e.Messages, e.Before, e.After, e.Manual
 	case FallbackNotice:
 		v.Reason = e.Reason
+	case Notice:
+		v.Text = e.Text
 	case Cancelled:
 		v.Reason = e.Reason
 	case Retry:

@@ -100,6 +100,9 @@ func (t *Terminal) OnEvent(e Event) {
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, CompactedText(e))
 	case Retry:
 		fmt.Fprintf(s.diag, "%s… retrying in %s (attempt %d): %s\n", t.indent, e.Wait.Round(100e6), e.Attempt, oneLine(String(e.Err.Error()), 300))
+	case Notice:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s%s\n", t.indent, oneLine(String(e.Text), 500))
 	case FallbackNotice:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s! %s\n", t.indent, e.Reason)

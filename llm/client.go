@@ -210,6 +210,9 @@ func toWire(m session.Message) openai.ChatCompletionMessage {
 	w := openai.ChatCompletionMessage{Role: string(m.Role), Content: m.Content}
 	switch m.Role {
 	case session.RoleUser:
+		if m.Context != "" {
+			w.Content = strings.TrimSpace(m.Context + "\n\n" + m.Content)
+		}
 		if len(m.Files) > 0 {
 			w.Content = ""
 			w.MultiContent = fileParts(m)
@@ -233,8 +236,8 @@ func toWire(m session.Message) openai.ChatCompletionMessage {
 
 func fileParts(m session.Message) []openai.ChatMessagePart {
 	var parts []openai.ChatMessagePart
-	if m.Content != "" {
-		parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: m.Content})
+	if text := strings.TrimSpace(m.Context + "\n\n" + m.Content); text != "" {
+		parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: text})
 	}
 	for _, f := range m.Files {
 		switch {

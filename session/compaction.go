@@ -132,7 +132,7 @@ const imageTokens = 1000
 func EstimateTokens(msgs []Message) int {
 	n := 0
 	for _, m := range msgs {
-		size := len(m.Content) + len(m.Name) + len(m.ToolCallID)
+		size := len(m.Content) + len(m.Context) + len(m.Name) + len(m.ToolCallID)
 		for _, c := range m.ToolCalls {
 			size += len(c.ID) + len(c.Name) + len(c.Arguments) + 16
 		}

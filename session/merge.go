@@ -17,7 +17,7 @@ func Merge(msgs []Message) []Message {
 			continue
 		}
 		p := &out[n-1]
-		p.Content = joinBlank(p.Content, m.Content)
+		p.Content = joinBlank(p.Content, joinBlank(m.Context, m.Content)) // its context goes before it
 		p.Reasoning = joinBlank(p.Reasoning, m.Reasoning)
 		if len(m.Files) > 0 {
 			p.Files = append(append([]FilePart(nil), p.Files...), m.Files...)

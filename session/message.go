@@ -66,6 +66,10 @@ type Message struct {
 
 	Content string     `json:"content,omitempty"`
 	Files   []FilePart `json:"files,omitempty"` // user
+	// Context is what came with the person's message without being typed
+	// (a hook's output, a ! command and its output): sent before Content,
+	// not shown as part of it.
+	Context string `json:"context,omitempty"` // user
 	// Unanswered marks a user message whose turn ended with no answer (an
 	// error, a cancel before any text, a crash): it is kept, but not sent
 	// again unless the person re-sends it.

@@ -119,7 +119,7 @@ func entries(history []session.Message, resultChars int) []string {
 		case session.RoleSummary:
 			out = append(out, fmt.Sprintf("[summary of the conversation before this point]\n%s\n\n", m.Content))
 		case session.RoleUser:
-			out = append(out, fmt.Sprintf("[user]\n%s\n\n", m.Content))
+			out = append(out, fmt.Sprintf("[user]\n%s\n\n", strings.TrimSpace(m.Context+"\n\n"+m.Content)))
 		case session.RoleAssistant:
 			if m.Content != "" {
 				out = append(out, fmt.Sprintf("[assistant]\n%s\n\n", m.Content))

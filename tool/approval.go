@@ -32,6 +32,11 @@ type Review struct {
 	// AskAlways: no allow list or "always" answer covers it (a command
 	// with no sandbox to run in where one was wanted); --yes still does.
 	AskAlways bool
+	// HookAsks is why a PreToolUse hook wants the person asked (whatever
+	// allows the call otherwise); HookAllows: a hook allows it without
+	// asking, within the deny lists and the sandbox.
+	HookAsks   string
+	HookAllows bool
 
 	file *fileTarget // a file tool's target, resolved once at review
 	host *hostPin    // fetch_url's address, resolved once at review
@@ -177,7 +182,10 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 	if slices.Contains(p.DenyTools, r.Tool) {
 		return Decision{Verdict: Deny, Reason: r.Tool + " is denied by the user's configuration"}, nil
 	}
-	mustAsk := false
+	mustAsk := r.Review.HookAsks != ""
+	if mustAsk {
+		r.Why = append(r.Why, r.Review.HookAsks)
+	}
 	needs := r.Review.Grants
 	if len(needs) == 0 && r.Review.Command == "" {
 		needs = []Grant{{Kind: GrantTool, Value: r.Tool}} // no narrower scope: the tool
@@ -218,7 +226,7 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		r.Why = append(r.Why, "it leaves the sandbox")
 	}
 	if !mustAsk {
-		if !r.Review.NeedsApproval || p.AllowAll || slices.Contains(p.AllowTools, r.Tool) {
+		if !r.Review.NeedsApproval || p.AllowAll || slices.Contains(p.AllowTools, r.Tool) || r.Review.HookAllows {
 			return Decision{Verdict: Allow}, nil
 		}
 		if len(r.Why) == 0 && len(needs) > 0 && !r.Review.AskAlways && p.granted(needs) {
@@ -294,6 +302,22 @@ func hasCommandPrefix(command, prefix string) bool {
 		return false
 	}
 	return slices.Equal(c[:len(p)], p)
+}
+
+// Notice: a note for the person about a call (a hook that failed).
+
+type noticeKey struct{}
+
+// WithNotice makes Notice(ctx, …) call f.
+func WithNotice(ctx context.Context, f func(text string)) context.Context {
+	return context.WithValue(ctx, noticeKey{}, f)
+}
+
+// Notice shows text to the person, if anyone listens.
+func Notice(ctx context.Context, text string) {
+	if f, ok := ctx.Value(noticeKey{}).(func(string)); ok {
+		f(text)
+	}
 }
 
 // Progress: a running tool may report output as it comes (run_shell does).

@@ -161,6 +161,21 @@ func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, o
 	return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
 }
 
+// HostCommand is a command run outside any sandbox (run_shell's
+// unconfined path, hooks, the person's own ! commands): in its own
+// process group, all of which a done ctx kills, and which dies with chat
+// even after a kill -9.
+func HostCommand(ctx context.Context, dir string, env []string, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = groupDyingWithChat()
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A child left running in the background (a server started with &)
+	// keeps the output pipe open; do not wait for it once the command is done.
+	cmd.WaitDelay = shellWaitDelay
+	return cmd
+}
+
 // runDirect runs a command unconfined: in the plain box where it can
 // start (so what the command leaves running dies with chat), else as a
 // child of chat.
@@ -170,16 +185,7 @@ func (s RunShell) runDirect(ctx context.Context, command string, out *shellOutpu
 			return s.runIn(ctx, box, command, out)
 		}
 	}
-	cmd := exec.CommandContext(ctx, "bash", "-c", command)
-	cmd.Dir = s.root()
-	cmd.Env = s.env()
-	// Its own group, and dead with chat even after a kill -9.
-	cmd.SysProcAttr = groupDyingWithChat()
-	// The group: bash and everything it started.
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	// A child left running in the background (a server started with &)
-	// keeps the output pipe open; do not wait for it once bash is done.
-	cmd.WaitDelay = shellWaitDelay
+	cmd := HostCommand(ctx, s.root(), s.env(), "bash", "-c", command)
 	cmd.Stdout, cmd.Stderr = out, out
 	err := cmd.Run()
 	var exit *exec.ExitError

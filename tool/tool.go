@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,6 +77,8 @@ type Set struct {
 	withheld []string
 	Policy   *Policy
 	Approver Approver
+	// Hooks are the person's checks around each call (nil: none).
+	Hooks CallHooks
 }
 
 // SetTimeout overrides the named tool's own timeout (an agent definition
@@ -140,11 +143,11 @@ func (s *Set) withholds(name string) bool {
 	return false
 }
 
-// Empty is a set with the same policy, approver and withheld names, and
+// Empty is a set with the same policy, approver, hooks and withheld names, and
 // no tools yet.
 func (s *Set) Empty() *Set {
 	out := NewSet()
-	out.Policy, out.Approver = s.Policy, s.Approver
+	out.Policy, out.Approver, out.Hooks = s.Policy, s.Approver, s.Hooks
 	out.withheld = slices.Clone(s.withheld)
 	return out
 }
@@ -255,6 +258,20 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if err != nil {
 		return fail(ErrTypeExecution, err)
 	}
+	if s.Hooks != nil {
+		v := s.Hooks.Before(ctx, name, raw)
+		switch v.Decision {
+		case HookDeny:
+			return fail(ErrTypeDenied, fmt.Errorf("%s was not run: the user's hook blocked it: %s", name, v.Reason))
+		case HookAsk:
+			review.HookAsks = cmp.Or(v.Reason, "a hook asks for the user's approval")
+		case HookAllow:
+			review.HookAllows = true
+		}
+		if ctx.Err() != nil {
+			return fail(ErrTypeCancelled, fmt.Errorf("%s was cancelled", name))
+		}
+	}
 	if res, ok := s.authorize(ctx, name, review); !ok {
 		return res
 	}
@@ -270,6 +287,18 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 		return nil
 	}})
 	out, err := run(ctx, t, raw)
+	if s.Hooks != nil && ctx.Err() == nil {
+		res := outcome(ctx, name, timeout, out, err)
+		if note := s.Hooks.After(ctx, name, raw, res); note != "" {
+			res.Content += "\n\n" + note
+		}
+		return res
+	}
+	return outcome(ctx, name, timeout, out, err)
+}
+
+// outcome is what a run of tool name says to the model.
+func outcome(ctx context.Context, name string, timeout time.Duration, out string, err error) Result {
 	switch {
 	case err == nil:
 		return Result{Content: out}

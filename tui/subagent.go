@@ -51,6 +51,8 @@ func (m *Model) onSubAgent(id string, ev listener.Event) tea.Cmd {
 		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("    ↻ %s: attempt %d failed, retrying in %s", id, e.Attempt, e.Wait.Round(100e6))))
 	case listener.FallbackNotice:
 		m.print(m.noticeBlock(m.st.warn, "    ⚠ "+id+": "+e.Reason))
+	case listener.Notice:
+		m.print(m.noticeBlock(m.st.warn, "    "+id+": "+listener.VisibleString(e.Text)))
 	case listener.Compacted:
 		m.print(m.noticeBlock(m.st.notice, "    "+id+": "+listener.CompactedText(e)))
 	case listener.Error:

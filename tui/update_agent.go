@@ -138,6 +138,8 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.contextUsed = e.After
 		m.print(m.noticeBlock(m.st.notice, listener.CompactedText(e)))
 		m.live.state = "waiting for the model"
+	case listener.Notice:
+		m.print(m.noticeBlock(m.st.warn, listener.VisibleString(e.Text)))
 	case listener.FallbackNotice:
 		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
 		m.live.state = "synthesizing"

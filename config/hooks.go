@@ -1,0 +1,87 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// HookEvents are the points of a session a hook may run at (Claude
+// Code's names, so existing hook scripts work).
+var HookEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PreCompact",
+	"Stop", "SubagentStop", "SessionEnd", "Notification"}
+
+// Hooks are the [[hooks.EVENT]] tables:
+//
+//	[[hooks.PreToolUse]]
+//	matcher = "run_shell|write_file"   # a regular expression on the tool name ("" or "*": all)
+//	command = "./scripts/policy-check" # run with sh -c in the working directory
+//	timeout = "10s"                    # default 60s
+type Hooks map[string][]Hook
+
+// Hook is one command at one event.
+type Hook struct {
+	Matcher string        `toml:"matcher"`
+	Command string        `toml:"command"`
+	Timeout time.Duration `toml:"timeout"`
+}
+
+// Check says what is wrong with the hooks, nil when nothing.
+func (h Hooks) Check() error {
+	for event, list := range h {
+		if !slices.Contains(HookEvents, event) {
+			return fmt.Errorf("hooks.%s: not an event; use one of %s", event, strings.Join(HookEvents, ", "))
+		}
+		for i, hk := range list {
+			if strings.TrimSpace(hk.Command) == "" {
+				return fmt.Errorf("hooks.%s[%d]: command is empty", event, i)
+			}
+			if hk.Matcher != "" && hk.Matcher != "*" {
+				if _, err := regexp.Compile(hk.Matcher); err != nil {
+					return fmt.Errorf("hooks.%s[%d]: matcher %q: %v", event, i, hk.Matcher, err)
+				}
+			}
+			if hk.Timeout < 0 {
+				return fmt.Errorf("hooks.%s[%d]: timeout must be positive", event, i)
+			}
+		}
+	}
+	return nil
+}
+
+// ProjectHooksFile is where a project keeps its hooks, under its working
+// directory: the same [[hooks.EVENT]] tables, run only once the person
+// trusts the file's content.
+const ProjectHooksFile = ".chat/hooks.toml"
+
+// LoadHooks reads a hooks file ([[hooks.EVENT]] tables and nothing else);
+// a missing file is no hooks.
+func LoadHooks(path string) (Hooks, []byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var f struct {
+		Hooks Hooks `toml:"hooks"`
+	}
+	md, err := toml.Decode(string(b), &f)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, nil, fmt.Errorf("%s: unknown key %q", path, und[0].String())
+	}
+	if err := f.Hooks.Check(); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Hooks, b, nil
+}
