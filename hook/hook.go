@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chatrepl/chat/internal/clip"
@@ -63,6 +65,7 @@ type Outcome struct {
 
 // Runner runs the hooks of a session.
 type Runner struct {
+	mu    sync.RWMutex
 	hooks []Hook
 	// Dir is the working directory (also CHAT_PROJECT_DIR); Env the
 	// children's environment.
@@ -75,23 +78,32 @@ type Runner struct {
 	Report func(string)
 }
 
-// New is a runner for hooks (checked: see config.Hooks.Check).
+// New is a runner for hooks, run in dir with env.
 func New(hooks []Hook, dir string, env []string) (*Runner, error) {
-	r := &Runner{Dir: dir, Env: append(env, "CHAT_PROJECT_DIR="+dir)}
+	r := &Runner{Dir: dir, Env: append(slices.Clip(env), "CHAT_PROJECT_DIR="+dir)}
+	return r, r.Add(hooks...)
+}
+
+// Add makes more hooks run from now on (a project's, once trusted).
+func (r *Runner) Add(hooks ...Hook) error {
+	var add []Hook
 	for _, h := range hooks {
 		if h.Matcher != "" && h.Matcher != "*" {
 			re, err := regexp.Compile("^(?:" + h.Matcher + ")$")
 			if err != nil {
-				return nil, fmt.Errorf("hook %s matcher %q: %v", h.Event, h.Matcher, err)
+				return fmt.Errorf("hook %s matcher %q: %v", h.Event, h.Matcher, err)
 			}
 			h.match = re
 		}
 		if h.Timeout <= 0 {
 			h.Timeout = DefaultTimeout
 		}
-		r.hooks = append(r.hooks, h)
+		add = append(add, h)
 	}
-	return r, nil
+	r.mu.Lock()
+	r.hooks = append(r.hooks, add...)
+	r.mu.Unlock()
+	return nil
 }
 
 // List is the hooks, in the order they run.
@@ -99,7 +111,9 @@ func (r *Runner) List() []Hook {
 	if r == nil {
 		return nil
 	}
-	return r.hooks
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.hooks)
 }
 
 // Has says whether any hook runs at event.
@@ -116,10 +130,7 @@ func (r *Runner) Has(event string) bool {
 // block ends it (later hooks do not run).
 func (r *Runner) Run(ctx context.Context, in Input) Outcome {
 	var out Outcome
-	if r == nil {
-		return out
-	}
-	for _, h := range r.hooks {
+	for _, h := range r.List() {
 		if h.Event != in.Event || (h.match != nil && !h.match.MatchString(in.ToolName)) {
 			continue
 		}

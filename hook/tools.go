@@ -55,17 +55,20 @@ func (r *Runner) Notify(message string) {
 		return
 	}
 	go func() {
-		out := r.Run(context.Background(), Input{Event: "Notification", Message: message})
-		r.report(out)
+		r.Show(r.Run(context.Background(), Input{Event: "Notification", Message: message}))
 	}()
 }
 
-// Report shows an outcome's notes through r.Report.
-func (r *Runner) report(out Outcome) {
+// Show shows an outcome's notes (and a block's reason) through r.Report:
+// for events no turn carries.
+func (r *Runner) Show(out Outcome) {
 	if r.Report == nil {
 		return
 	}
 	for _, n := range out.Notes {
 		r.Report(n)
+	}
+	if out.Blocked {
+		r.Report("a hook said: " + out.Reason)
 	}
 }

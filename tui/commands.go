@@ -42,6 +42,8 @@ var commands = []command{
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
 	{"/compact", "[TEXT]", "summarize the earlier turns to free the context window (TEXT: what to keep)", true},
 	{"/context", "", "what the context window holds, in tokens", false},
+	{"/init", "", "ask the model to write an AGENTS.md for this repository (you approve the file)", true},
+	{"/hooks", "", "list the hooks that run, and the project's waiting for trust", false},
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
 }
 
@@ -284,7 +286,15 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/compact":
 		return m.compact(arg), true
 	case "/context":
-		m.print(m.noticeBlock(m.st.notice, contextReport(a.ContextReport(), a.ContextSize())))
+		m.print(m.noticeBlock(m.st.notice, contextReport(a.ContextReport(), a.ContextSize(), m.opts.Project)))
+	case "/init":
+		return m.startTurn(initPrompt), true
+	case "/hooks":
+		list := "no hooks"
+		if m.opts.Hooks != nil {
+			list = m.opts.Hooks()
+		}
+		m.print(m.noticeBlock(m.st.notice, list))
 	case "/quit":
 		if m.busy {
 			m.cancel()
@@ -444,6 +454,12 @@ func (m *Model) showResumed(msgs []session.Message) {
 	}
 }
 
+// initPrompt is /init: the model looks at the repository and proposes an
+// AGENTS.md through write_file, so the person sees and approves it.
+const initPrompt = `Write an AGENTS.md file for this repository, for coding agents working in it (as Codex's /init does).
+First look around with the tools: the layout, the build and test commands (Makefile, package manifests, CI files), the languages and frameworks, the conventions the code follows, and any existing AGENTS.md, CLAUDE.md or README.
+Then write AGENTS.md at the repository root with write_file (if one exists, improve it rather than starting over). Keep it short and concrete: how to build, test and lint; the project's structure; its code style and conventions; what to check before a change is done. No generic advice.`
+
 // compact runs a compaction as a turn: busy, cancellable with ctrl+c, its
 // outcome handled as a turn's.
 func (m *Model) compact(instructions string) tea.Cmd {
@@ -453,7 +469,7 @@ func (m *Model) compact(instructions string) tea.Cmd {
 // contextReport is /context: what the next request carries, by part.
 // The headline is the sum of the parts (estimates); when the server's own
 // count differs, it is said beside it.
-func contextReport(p agent.ContextParts, counted int) string {
+func contextReport(p agent.ContextParts, counted int, projectFiles []string) string {
 	var b strings.Builder
 	total := p.System + p.Tools + p.Summary + p.History
 	if p.Window > 0 {
@@ -461,7 +477,11 @@ func contextReport(p agent.ContextParts, counted int) string {
 	} else {
 		fmt.Fprintf(&b, "context: ~%d tokens (the model's window is not known; --context-window or context_window sets it)", total)
 	}
-	fmt.Fprintf(&b, "\n  system   ~%d\n  tools    ~%d", p.System, p.Tools)
+	fmt.Fprintf(&b, "\n  system   ~%d", p.System)
+	if p.Project > 0 {
+		fmt.Fprintf(&b, " (of which project instructions ~%d: %s)", p.Project, strings.Join(projectFiles, ", "))
+	}
+	fmt.Fprintf(&b, "\n  tools    ~%d", p.Tools)
 	if p.Summarized > 0 {
 		fmt.Fprintf(&b, "\n  summary  ~%d (stands for %d earlier messages, kept in the session file)", p.Summary, p.Summarized)
 	}

@@ -44,6 +44,10 @@ type Options struct {
 	Tools func() []ToolState
 	// Sandbox says where commands run, for /tools.
 	Sandbox func() string
+	// Hooks lists the hooks, for /hooks (nil: none configured).
+	Hooks func() string
+	// Project names the project's instructions files, for /context.
+	Project []string
 	// Rewind takes back what the agent did (nil: checkpoints are off).
 	Rewind Rewinder
 	// Resumed: the session was continued (--continue, --resume): show

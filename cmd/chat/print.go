@@ -85,6 +85,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	}
 	defer w.close()
 	a := w.agent
+	if w.voice.untrusted != nil {
+		fmt.Fprintln(d.stderr, untrustedNote(w.voice.untrusted))
+	}
 	if o.schema != "" {
 		schema, err := os.ReadFile(o.schema)
 		if err != nil {

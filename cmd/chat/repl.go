@@ -39,6 +39,11 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	defer w.close()
 	a, available, host := w.agent, w.tools, w.host
 	w.start(ctx, cfg, true)
+	// From here on the screen is the program's: hooks report into it.
+	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	if w.voice.untrusted != nil {
+		go askTrust(ctx, d, approvals, w.voice)
+	}
 	w.connectEager(ctx, d)
 	defs := w.ext.defs
 	models := client(cfg, a.Model()).Models
@@ -69,6 +74,8 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 			return out
 		},
 		Sandbox:   w.shell.Describe,
+		Hooks:     w.voice.hookList,
+		Project:   projectFiles(w.voice.instructions),
 		Rewind:    rewinder(w),
 		AgentName: w.name,
 		SwitchAgent: func(name string) error {

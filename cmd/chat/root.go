@@ -86,6 +86,8 @@ type rootOptions struct {
 	ctxWin  int
 	sandbox string
 	ifBusy  string
+
+	noProject bool
 }
 
 // runFunc runs `chat` once its flags and config are read: print mode or
@@ -152,11 +154,12 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
 	f.BoolVarP(&o.yes, "yes", "y", false, "approve every tool call (writes, and shell commands outside the sandbox's reach); never leaves the sandbox")
 	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
+	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out of the system prompt")
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o),
-		newCheckpointsCmd(d, o), newRewindCmd(d, o))
+		newCheckpointsCmd(d, o), newRewindCmd(d, o), newHooksCmd(d, o))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)
@@ -171,6 +174,7 @@ func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, erro
 		System: given(changed, "system", &o.system), MaxSteps: given(changed, "max-steps", &o.maxSteps),
 		NoStream: given(changed, "no-stream", &o.noStream), Yes: given(changed, "yes", &o.yes),
 		ContextWindow: given(changed, "context-window", &o.ctxWin), Sandbox: given(changed, "sandbox", &o.sandbox),
+		NoProjectInstructions: given(changed, "no-project-instructions", &o.noProject),
 	}
 	return loadConfigFile(d, o, fl)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/hook"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
@@ -37,7 +38,7 @@ func client(cfg config.Config, model string) *llm.Client {
 }
 
 // newAgent wires an agent from a resolved config.
-func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session, tools *tool.Set, ls *listener.List, c *control.Cancellable, in *control.Interloper, adverts ...agent.Advert) (*agent.Agent, error) {
+func newAgent(ctx context.Context, d deps, cfg config.Config, v voice, s *session.Session, tools *tool.Set, ls *listener.List, c *control.Cancellable, in *control.Interloper, adverts ...agent.Advert) (*agent.Agent, error) {
 	llmc := client(cfg, "")
 	if cfg.Model == "" {
 		models, err := llmc.Models(ctx)
@@ -61,6 +62,8 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, s *session.Session
 		Client:      llmc,
 		Session:     s,
 		System:      system,
+		Project:     v.instructions.Text,
+		Hooks:       v.hooks,
 		Adverts:     adverts,
 		Tools:       tools,
 		Listeners:   ls,
@@ -106,7 +109,7 @@ func confinement(d deps, cfg config.Config, wd string) (*tool.Confinement, error
 		xdg.Config.Chat(d.getenv), xdg.Data.Chat(d.getenv), xdg.State.Chat(d.getenv)), home)...)
 	slices.Sort(hidden)
 	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden)}
-	return tool.NewConfinement(spec, tool.ChildEnv(d.environ(), cfg.Sandbox.EnvKeep, []string{cfg.APIKey})), nil
+	return tool.NewConfinement(spec, childEnv(d, cfg)), nil
 }
 
 // expandPaths makes config paths absolute: ~/ is home.
@@ -172,6 +175,7 @@ type wired struct {
 	defaultDef agent.Definition
 	name       string // the agent definition in use ("" for the default)
 	ext        extended
+	voice      voice
 }
 
 // wire opens the run's session, builds the tools (asking approver, when
@@ -200,17 +204,25 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 		host.close()
 		return nil, err
 	}
+	if w.voice, err = projectVoice(d, cfg, host.cwd, host); err != nil {
+		host.close()
+		return nil, err
+	}
+	full.Hooks = w.voice.hooks
 	w.shell = shell
 	if shell.AsksEveryCommand() {
 		fmt.Fprintf(d.stderr, "chat: %s\n", shell.Describe())
 	}
 	full.Approver = approver
+	if approver != nil && w.voice.hooks.Has("Notification") {
+		full.Approver = notifying{approver, w.voice.hooks}
+	}
 	if w.ext, err = extensions(d, o, cfg, full); err != nil {
 		host.close()
 		return nil, err
 	}
 	w.tools = full.Without(cfg.Tools.SubAgentsOnly...)
-	if w.agent, err = newAgent(ctx, d, cfg, sess, w.tools, ls, c, in, w.ext.adverts...); err != nil {
+	if w.agent, err = newAgent(ctx, d, cfg, w.voice, sess, w.tools, ls, c, in, w.ext.adverts...); err != nil {
 		host.close()
 		return nil, err
 	}
@@ -292,6 +304,9 @@ func (w *wired) connectEager(ctx context.Context, d deps) {
 
 // close ends the run: the session file, and every MCP server process.
 func (w *wired) close() {
+	if w.voice.hooks.Has("SessionEnd") {
+		w.voice.hooks.Show(w.voice.hooks.Run(context.Background(), hook.Input{Event: "SessionEnd", Reason: "exit"}))
+	}
 	w.host.close()
 	w.shell.Close()
 	w.checkpoints.close()
@@ -305,4 +320,15 @@ func (w *wired) close() {
 func (w *wired) start(ctx context.Context, cfg config.Config, probe bool) {
 	w.host.begin(w.sess, definitionJSON(w.agent, w.name))
 	contextWindow(ctx, cfg, w.agent, probe)
+	if w.voice.hooks.Has("SessionStart") {
+		source := "startup"
+		if w.sess.Len() > 1 {
+			source = "resume"
+		}
+		out := w.voice.hooks.Run(ctx, hook.Input{Event: "SessionStart", Source: source})
+		w.voice.hooks.Show(out)
+		if out.Context != "" {
+			w.agent.AddContext("<session-start-hook>\n" + out.Context + "\n</session-start-hook>")
+		}
+	}
 }

@@ -219,6 +219,17 @@ func (h *sessionHost) id() string {
 	return h.writer.ID()
 }
 
+// transcript names the current session and its file ("" when not saved),
+// for hooks.
+func (h *sessionHost) transcript() (id, path string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.writer == nil {
+		return "", ""
+	}
+	return h.writer.ID(), h.writer.Path()
+}
+
 func (h *sessionHost) close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()

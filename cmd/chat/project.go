@@ -1,0 +1,277 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/hook"
+	"github.com/chatrepl/chat/internal/project"
+	"github.com/chatrepl/chat/internal/xdg"
+	"github.com/chatrepl/chat/tool"
+	"github.com/spf13/cobra"
+)
+
+// voice is what the project says to the agent in a run: its
+// instructions, and the hooks that run (the config's, and the project's
+// once trusted).
+type voice struct {
+	instructions project.Instructions
+	hooks        *hook.Runner
+	// untrusted are the project's hooks waiting for the person's trust
+	// (nil: none, or already trusted).
+	untrusted *projectHooks
+}
+
+// projectVoice reads the project's instructions (unless turned off) and
+// sets up the hooks.
+func projectVoice(d deps, cfg config.Config, wd string, host *sessionHost) (voice, error) {
+	var v voice
+	if cfg.UsesProjectInstructions() {
+		v.instructions = project.Load(wd, xdg.Config.Chat(d.getenv, "AGENTS.md"))
+		if v.instructions.Cut {
+			fmt.Fprintf(d.stderr, "chat: the project's instructions were cut at %d KiB (%s); the rest is left out\n",
+				project.MaxInstructions>>10, sourceList(v.instructions.Sources))
+		}
+	}
+	runner, err := hook.New(configHooks(cfg.Hooks, "config"), wd, childEnv(d, cfg))
+	if err != nil {
+		return v, err
+	}
+	runner.Session = host.transcript
+	runner.Report = func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) }
+	v.hooks = runner
+	ph, err := loadProjectHooks(wd)
+	if err != nil {
+		return v, err
+	}
+	if ph != nil {
+		if trustStore(d).trusted(ph) {
+			err = runner.Add(ph.hooks...)
+		} else {
+			v.untrusted = ph
+		}
+	}
+	return v, err
+}
+
+// sourceList names the files instructions came from, with their sizes.
+func sourceList(sources []project.Source) string {
+	var names []string
+	for _, s := range sources {
+		names = append(names, fmt.Sprintf("%s (%d bytes)", s.Path, s.Bytes))
+	}
+	return strings.Join(names, ", ")
+}
+
+// childEnv is the environment of every child chat starts for the person
+// (commands, hooks): the secrets left out.
+func childEnv(d deps, cfg config.Config) []string {
+	return tool.ChildEnv(d.environ(), cfg.Sandbox.EnvKeep, []string{cfg.APIKey})
+}
+
+// configHooks lists the hooks of a [hooks] table in event order.
+func configHooks(h config.Hooks, source string) []hook.Hook {
+	var out []hook.Hook
+	for _, event := range config.HookEvents {
+		for _, c := range h[event] {
+			out = append(out, hook.Hook{Event: event, Matcher: c.Matcher, Command: c.Command, Timeout: c.Timeout, Source: source})
+		}
+	}
+	return out
+}
+
+// projectHooks is a project's hooks file, as read.
+type projectHooks struct {
+	path    string
+	content []byte
+	hooks   []hook.Hook
+}
+
+// loadProjectHooks reads the working directory's .chat/hooks.toml (nil
+// when there is none).
+func loadProjectHooks(wd string) (*projectHooks, error) {
+	path := filepath.Join(wd, config.ProjectHooksFile)
+	hooks, content, err := config.LoadHooks(path)
+	if err != nil || content == nil {
+		return nil, err
+	}
+	return &projectHooks{path: path, content: content, hooks: configHooks(hooks, path)}, nil
+}
+
+// describe is what the person is asked to trust: the file, and each
+// command with its event.
+func (p *projectHooks) describe() string {
+	var b strings.Builder
+	for _, h := range p.hooks {
+		fmt.Fprintf(&b, "%s", h.Event)
+		if h.Matcher != "" {
+			fmt.Fprintf(&b, " (%s)", h.Matcher)
+		}
+		fmt.Fprintf(&b, ": %s\n", h.Command)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func (p *projectHooks) digest() string {
+	sum := sha256.Sum256(p.content)
+	return hex.EncodeToString(sum[:])
+}
+
+// trustFile records the project hooks files the person trusted: each
+// path with the hash of the content trusted (a changed file asks again).
+type trustFile struct{ path string }
+
+func trustStore(d deps) trustFile { return trustFile{path: xdg.State.Chat(d.getenv, "trusted-hooks.json")} }
+
+func (t trustFile) read() map[string]string {
+	m := map[string]string{}
+	if b, err := os.ReadFile(t.path); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+func (t trustFile) trusted(p *projectHooks) bool { return t.read()[p.path] == p.digest() }
+
+// trust records p's content as trusted.
+func (t trustFile) trust(p *projectHooks) error {
+	m := t.read()
+	m[p.path] = p.digest()
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+		return err
+	}
+	tmp := t.path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, t.path)
+}
+
+// untrustedNote is what print mode says of project hooks it does not run.
+func untrustedNote(p *projectHooks) string {
+	return fmt.Sprintf("chat: %s has hooks that run commands; they do not run until you trust them (chat hooks trust, after reading them)", p.path)
+}
+
+// askTrust asks the person, through the REPL's approval prompt, whether
+// the project's hooks may run; yes trusts this content from now on.
+func askTrust(ctx context.Context, d deps, a tool.Approver, v voice) {
+	p := v.untrusted
+	req := tool.Request{Tool: "project hooks", Review: tool.Review{NeedsApproval: true,
+		Summary: "run the hooks of " + p.path + "? They run as you, outside the sandbox",
+		Detail:  p.describe()}}
+	dec, err := a.Approve(ctx, req)
+	if err != nil || dec.Verdict == tool.Deny {
+		return
+	}
+	if err := trustStore(d).trust(p); err != nil && !errors.Is(err, context.Canceled) {
+		v.hooks.Report("remembering the trust failed: " + err.Error())
+	}
+	_ = v.hooks.Add(p.hooks...)
+}
+
+// hookList is /hooks and `chat hooks`: every hook with where it comes
+// from, and the project's waiting for trust.
+func (v voice) hookList() string {
+	var b strings.Builder
+	for _, h := range v.hooks.List() {
+		fmt.Fprintf(&b, "%-16s %-20s %s  (%s)\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Source)
+	}
+	if p := v.untrusted; p != nil {
+		fmt.Fprintf(&b, "not trusted, not run (%s):\n", p.path)
+		for _, line := range strings.Split(p.describe(), "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return "no hooks ([[hooks.EVENT]] in the config file or " + config.ProjectHooksFile + "; events: " + strings.Join(config.HookEvents, ", ") + ")"
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// notifying runs the Notification hooks when an approval starts waiting.
+type notifying struct {
+	tool.Approver
+	hooks *hook.Runner
+}
+
+func (n notifying) Approve(ctx context.Context, r tool.Request) (tool.Decision, error) {
+	n.hooks.Notify("chat needs your permission to use " + r.Tool + ": " + r.Review.Summary)
+	return n.Approver.Approve(ctx, r)
+}
+
+// projectFiles names the instructions files for /context.
+func projectFiles(in project.Instructions) []string {
+	var out []string
+	for _, s := range in.Sources {
+		out = append(out, s.Path)
+	}
+	if in.Cut {
+		out = append(out, fmt.Sprintf("(cut at %d KiB)", project.MaxInstructions>>10))
+	}
+	return out
+}
+
+// newHooksCmd is `chat hooks`: list the hooks, and trust a project's.
+func newHooksCmd(d deps, o *rootOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "hooks",
+		Short: "List the hooks that run (the config's and this project's " + config.ProjectHooksFile + ")",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v, err := hooksHere(d, o)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(d.stdout, v.hookList())
+			return err
+		},
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "trust",
+		Short: "Let this project's " + config.ProjectHooksFile + " run, as it is now (a changed file asks again)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			v, err := hooksHere(d, o)
+			if err != nil {
+				return err
+			}
+			if v.untrusted == nil {
+				_, err = fmt.Fprintln(d.stdout, "nothing to trust: no untrusted "+config.ProjectHooksFile+" here")
+				return err
+			}
+			if err := trustStore(d).trust(v.untrusted); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(d.stdout, "trusted %s; these run from now on, as you, outside the sandbox:\n%s\n", v.untrusted.path, v.untrusted.describe())
+			return err
+		},
+	})
+	return cmd
+}
+
+// hooksHere reads the config and the working directory's hooks.
+func hooksHere(d deps, o *rootOptions) (voice, error) {
+	cfg, err := loadConfigFile(d, o, config.Flags{})
+	if err != nil {
+		return voice{}, err
+	}
+	wd, err := d.workdir()
+	if err != nil {
+		return voice{}, err
+	}
+	cfg.ProjectInstructions = new(bool) // only the hooks are wanted
+	return projectVoice(d, cfg, wd, &sessionHost{})
+}
