@@ -84,7 +84,7 @@ func (a *Agent) ContextSize() int {
 type ContextParts struct {
 	// System includes Project, the project's instructions (AGENTS.md).
 	System, Project, Tools, Summary, History, Window int
-	Summarized                              int // messages the summary stands for
+	Summarized                                       int // messages the summary stands for
 }
 
 // ContextReport breaks the next request down (/context).

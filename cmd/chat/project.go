@@ -130,7 +130,9 @@ func (p *projectHooks) digest() string {
 // path with the hash of the content trusted (a changed file asks again).
 type trustFile struct{ path string }
 
-func trustStore(d deps) trustFile { return trustFile{path: xdg.State.Chat(d.getenv, "trusted-hooks.json")} }
+func trustStore(d deps) trustFile {
+	return trustFile{path: xdg.State.Chat(d.getenv, "trusted-hooks.json")}
+}
 
 func (t trustFile) read() map[string]string {
 	m := map[string]string{}
