@@ -443,3 +443,35 @@ func readLine(br *bufio.Reader, max int, buf []byte) (line []byte, cut int, err 
 		}
 	}
 }
+
+// errEnough stops ProjectFiles' walk once it has max paths.
+var errEnough = errors.New("enough")
+
+// ProjectFiles lists the files and folders under dir (relative, with "/"
+// after a folder), as the file tools see them: .gitignore honoured, .git
+// and the like skipped; at most max of them.
+func ProjectFiles(dir string, max int) ([]string, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	var out []string
+	err = walkFiles(root, ".", func(p string, d fs.DirEntry) error {
+		if p == "." {
+			return nil
+		}
+		if len(out) >= max {
+			return errEnough
+		}
+		if d.IsDir() {
+			p += "/"
+		}
+		out = append(out, p)
+		return nil
+	})
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
+	return out, err
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 
@@ -44,6 +45,13 @@ type Options struct {
 	Tools func() []ToolState
 	// Sandbox says where commands run, for /tools.
 	Sandbox func() string
+	// Shell runs the person's own ! commands: in the working directory,
+	// as them, output to out as it comes; the exit status (nil: no !).
+	Shell func(ctx context.Context, command string, out io.Writer) (int, error)
+	// Files lists the paths under the working directory for @ (nil: no
+	// @ completion); Workdir is where mentioned paths are found.
+	Files   func() ([]string, error)
+	Workdir string
 	// Hooks lists the hooks, for /hooks (nil: none configured).
 	Hooks func() string
 	// Project names the project's instructions files, for /context.
@@ -130,7 +138,12 @@ type Model struct {
 	started    time.Time
 	steps      int
 	live       liveTurn
-	toolOut    string // the last lines a running tool printed
+	toolOut    string // the last lines a running tool (or ! command) printed
+	bang       *bangRun // the person's ! command, while it runs
+	mention    mentions // the @ completion list
+	// confirmOutside is a message whose @mention outside the working
+	// directory was pointed out: sent again unchanged, it is attached.
+	confirmOutside string
 	liveCache  struct {
 		text, style, out string
 		width            int
@@ -249,7 +262,11 @@ func (m *Model) belowApproval() string {
 	if c := m.completionView(); c != "" {
 		parts = append(parts, c)
 	}
-	parts = append(parts, m.input.view(m.width), m.statusView())
+	parts = append(parts, m.input.view(m.width))
+	if l := m.mentionView(); l != "" {
+		parts = append(parts, l)
+	}
+	parts = append(parts, m.statusView())
 	return strings.Join(parts, "\n")
 }
 
@@ -303,6 +320,9 @@ func (m *Model) transcriptRows() int { return m.height - lineCount(m.liveRegion(
 // answer (re-rendered each frame, it is only the part after the last
 // printed paragraph), or the last lines of its thinking.
 func (m *Model) liveView() string {
+	if m.bang != nil {
+		return m.bangLive()
+	}
 	if !m.busy {
 		return ""
 	}
@@ -318,11 +338,7 @@ func (m *Model) liveView() string {
 		return m.liveCache.out
 	}
 	if m.toolOut != "" {
-		var b strings.Builder
-		for _, l := range strings.Split(strings.TrimRight(m.toolOut, "\n"), "\n") {
-			b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
-		}
-		return strings.TrimRight(b.String(), "\n")
+		return m.toolOutView()
 	}
 	if m.live.retry != "" && m.live.thinking == "" {
 		return m.st.hint.Render(truncateWidth(m.live.retry, m.width))
@@ -340,6 +356,23 @@ func (m *Model) liveView() string {
 func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
 
 // lastLinesOf keeps the last n lines of s.
+// toolOutView is the last lines a running command printed.
+func (m *Model) toolOutView() string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(m.toolOut, "\n"), "\n") {
+		b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// bangLive is a running ! command: its last lines.
+func (m *Model) bangLive() string {
+	if m.toolOut == "" {
+		return ""
+	}
+	return m.toolOutView()
+}
+
 func lastLinesOf(s string, n int) string {
 	if n <= 0 {
 		return ""

@@ -24,6 +24,11 @@ func (m *Model) statusView() string {
 	case m.contextCap > 0:
 		parts = append(parts, "ctx "+human(m.contextCap)) // nothing measured yet
 	}
+	if m.bang != nil {
+		parts = append(parts, m.spin.View()+" running your command · ctrl+c stops it")
+	} else if isBangLine(m.input.value()) {
+		parts = append(parts, m.st.warn.Render("! shell mode")+": runs as you, output goes with your next message")
+	}
 	if m.busy {
 		state := m.live.state
 		if state == "" {

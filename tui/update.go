@@ -66,10 +66,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
+	case bangOutputMsg, bangDoneMsg:
+		return m.onBang(msg)
+	case filesMsg:
+		return m.onFiles(msg)
+	case mentionedMsg:
+		return m.onMentioned(msg)
 	case tea.PasteMsg:
 		m.lastTyped = m.now()
 		m.input.paste(msg.Content)
-		return nil
+		return m.refreshMentions()
 	case tea.MouseWheelMsg:
 		if m.opts.Fullscreen {
 			step := 3

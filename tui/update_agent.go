@@ -244,7 +244,7 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 func (m *Model) runQueued(next []string) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, t := range next {
-		if m.busy || m.picker != nil { // a command started a turn or opened a picker
+		if m.busy || m.picker != nil || m.bang != nil { // a command started a turn, a picker or a ! command
 			for _, rest := range next[i:] {
 				m.pending = append(m.pending, pendingItem{text: rest})
 			}
@@ -255,6 +255,10 @@ func (m *Model) runQueued(next []string) tea.Cmd {
 				cmds = append(cmds, cmd)
 				continue
 			}
+		}
+		if isBangLine(t) {
+			cmds = append(cmds, m.runBang(t))
+			continue
 		}
 		cmds = append(cmds, m.startTurn(t))
 	}

@@ -46,7 +46,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			if m.approvalKey(key) {
 				return nil
 			}
-			return m.input.update(k) // the reason
+			return m.typeKey(k) // the reason
 		case key == "tab":
 			a.focused = true
 			m.notice = ""
@@ -68,8 +68,19 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
+	if m.asking == nil && m.picker == nil && m.mentionKey(key) {
+		return nil
+	}
 	if key != "ctrl+c" && !m.quitArm.IsZero() {
 		m.quitArm, m.notice = time.Time{}, ""
+	}
+	switch key {
+	case "ctrl+c", "esc":
+		if m.bang != nil {
+			m.bang.cancel()
+			m.notice = "stopping the command"
+			return nil
+		}
 	}
 	switch key {
 	case "ctrl+c":
@@ -145,7 +156,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	}
-	return m.input.update(k)
+	return m.typeKey(k)
 }
 
 // escAtIdle: Esc Esc on an empty input edits the last message (enter
@@ -167,6 +178,11 @@ func (m *Model) escAtIdle() tea.Cmd {
 		m.notice = "editing your last message: enter runs it again from there, esc leaves"
 	}
 	return nil
+}
+
+// typeKey gives a key to the input and updates what depends on its text.
+func (m *Model) typeKey(k tea.KeyPressMsg) tea.Cmd {
+	return tea.Batch(m.input.update(k), m.refreshMentions())
 }
 
 // ctrlC: cancel a running turn; else clear the input; else quit on a
@@ -207,6 +223,24 @@ func (m *Model) submit(inject bool) tea.Cmd {
 		}
 		m.input.set(raw) // not a command after all: send it as text
 	}
+	if isBangLine(raw) && m.editing == "" {
+		switch {
+		case m.bang != nil:
+			m.notice = "a command is running: wait for it, or ctrl+c stops it"
+			return nil
+		case m.busy: // after the turn, as a queued message would be
+			m.pending = append(m.pending, pendingItem{text: raw})
+			m.input.clear()
+			return nil
+		}
+		hist := m.input.remember(raw)
+		m.input.clear()
+		return tea.Batch(hist, m.runBang(raw))
+	}
+	if m.bang != nil {
+		m.notice = "a command is running: wait for it, or ctrl+c stops it"
+		return nil
+	}
 	hist := m.input.remember(text)
 	m.input.clear()
 	if m.editing != "" && !m.busy {
@@ -225,6 +259,11 @@ func (m *Model) submit(inject bool) tea.Cmd {
 			m.opts.Interloper.Push(text)
 		}
 		return hist
+	}
+	if m.opts.Workdir != "" && strings.Contains(text, "@") {
+		confirmed := text == m.confirmOutside
+		m.confirmOutside = ""
+		return tea.Batch(hist, resolveMentions(text, m.opts.Workdir, confirmed))
 	}
 	return tea.Batch(hist, m.startTurn(text))
 }

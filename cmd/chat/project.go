@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -276,4 +278,24 @@ func hooksHere(d deps, o *rootOptions) (voice, error) {
 	}
 	cfg.ProjectInstructions = new(bool) // only the hooks are wanted
 	return projectVoice(d, cfg, wd, &sessionHost{})
+}
+
+// personShell runs the person's own ! commands: in the working directory,
+// with their environment, outside the sandbox (they typed it).
+func personShell(d deps, wd string) func(ctx context.Context, command string, out io.Writer) (int, error) {
+	return func(ctx context.Context, command string, out io.Writer) (int, error) {
+		cmd := tool.HostCommand(ctx, wd, d.environ(), "bash", "-c", command)
+		cmd.Stdout, cmd.Stderr = out, out
+		err := cmd.Run()
+		var exit *exec.ExitError
+		switch {
+		case ctx.Err() != nil:
+			return -1, errors.New("stopped")
+		case errors.As(err, &exit):
+			return exit.ExitCode(), nil
+		case err != nil && !errors.Is(err, exec.ErrWaitDelay):
+			return -1, err
+		}
+		return 0, nil
+	}
 }

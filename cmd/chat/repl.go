@@ -75,6 +75,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		},
 		Sandbox:   w.shell.Describe,
 		Hooks:     w.voice.hookList,
+		Shell:     personShell(d, host.cwd),
+		Workdir:   host.cwd,
+		Files:     func() ([]string, error) { return tool.ProjectFiles(host.cwd, maxMentionFiles) },
 		Project:   projectFiles(w.voice.instructions),
 		Rewind:    rewinder(w),
 		AgentName: w.name,
@@ -103,6 +106,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	}
 	return nil
 }
+
+// maxMentionFiles bounds the paths @ completion offers.
+const maxMentionFiles = 100_000
 
 // mcpStates lists the MCP servers for /mcp (nil without any).
 func mcpStates(s *mcpclient.Servers) func() []tui.MCPState {
