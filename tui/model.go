@@ -138,13 +138,13 @@ type Model struct {
 	started    time.Time
 	steps      int
 	live       liveTurn
-	toolOut    string // the last lines a running tool (or ! command) printed
+	toolOut    string   // the last lines a running tool (or ! command) printed
 	bang       *bangRun // the person's ! command, while it runs
 	mention    mentions // the @ completion list
 	// confirmOutside is a message whose @mention outside the working
 	// directory was pointed out: sent again unchanged, it is attached.
 	confirmOutside string
-	liveCache  struct {
+	liveCache      struct {
 		text, style, out string
 		width            int
 	}
