@@ -23,19 +23,42 @@ type Approvals struct {
 	// one is held while a question is on screen: sub-agents working at
 	// the same time ask one after the other.
 	one chan struct{}
+	// ready is closed once the program first listens.
+	ready     chan struct{}
+	readyOnce sync.Once
 }
 
 // NewApprovals returns an Approver to give the tool set; Run connects it.
-func NewApprovals() *Approvals { return &Approvals{one: make(chan struct{}, 1)} }
+func NewApprovals() *Approvals {
+	return &Approvals{one: make(chan struct{}, 1), ready: make(chan struct{})}
+}
 
 func (a *Approvals) connect(send func(tea.Msg)) {
 	a.mu.Lock()
 	a.send = send
 	a.mu.Unlock()
+	if send != nil {
+		a.readyOnce.Do(func() { close(a.ready) })
+	}
 }
 
 // Approve implements tool.Approver.
 func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision, error) {
+	return a.ask(ctx, r, false)
+}
+
+// AskAtIdle asks the person something outside any turn (whether a
+// project's hooks may run), once the program is up.
+func (a *Approvals) AskAtIdle(ctx context.Context, r tool.Request) (tool.Decision, error) {
+	select {
+	case <-a.ready:
+	case <-ctx.Done():
+		return tool.Decision{}, ctx.Err()
+	}
+	return a.ask(ctx, r, true)
+}
+
+func (a *Approvals) ask(ctx context.Context, r tool.Request, idle bool) (tool.Decision, error) {
 	a.mu.Lock()
 	send := a.send
 	a.mu.Unlock()
@@ -50,7 +73,7 @@ func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision,
 	}
 	reply := make(chan tool.Decision, 1)
 	origin, _ := listener.OriginOf(ctx)
-	send(approvalMsg{req: r, reply: reply, origin: origin})
+	send(approvalMsg{req: r, reply: reply, origin: origin, idle: idle})
 	select {
 	case d := <-reply:
 		return d, nil
@@ -63,6 +86,7 @@ type approvalMsg struct {
 	req    tool.Request
 	reply  chan<- tool.Decision
 	origin listener.Origin // the agent and turn that ask
+	idle   bool            // asked outside any turn: no turn can be over
 }
 
 // asking is a pending approval; reasoning is true while the person types
@@ -81,7 +105,7 @@ func (m *Model) onApproval(msg approvalMsg) {
 	// A question from a turn that was cancelled, or is over, is not shown:
 	// its tool must not run.
 	main := msg.origin.Agent == "" && msg.origin.Turn != 0
-	if !m.busy || (main && (msg.origin.Turn <= m.ignoreUpTo || msg.origin.Turn != m.turn)) {
+	if !msg.idle && (!m.busy || (main && (msg.origin.Turn <= m.ignoreUpTo || msg.origin.Turn != m.turn))) {
 		msg.reply <- tool.Decision{Verdict: tool.Deny, Reason: "the turn that asked is over"}
 		return
 	}
@@ -319,7 +343,11 @@ func (m *Model) approvalView() string {
 		if len(a.req.Always) > 0 {
 			footer += "  [a]lways: " + grantList(a.req.Always)
 		}
-		lines = append(lines, m.st.statusHi.Render(truncateWidth(footer+"  · ctrl+c cancels the turn", m.width)))
+		cancels := "  · ctrl+c cancels the turn"
+		if a.idle {
+			cancels = "  · esc: no"
+		}
+		lines = append(lines, m.st.statusHi.Render(truncateWidth(footer+cancels, m.width)))
 	}
 	return strings.Join(lines, "\n")
 }

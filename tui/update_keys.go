@@ -7,6 +7,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/chatrepl/chat/tool"
 )
 
 // quitWindow is how long a first Ctrl+C at idle waits for the second.
@@ -40,6 +42,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	now := m.now()
 	if a := m.asking; a != nil {
 		switch {
+		case a.idle && (key == "ctrl+c" || key == "esc") && !a.reasoning:
+			m.answer(tool.Decision{Verdict: tool.Deny, Reason: "the user declined"}, "✗ declined")
+			return nil
 		case key == "ctrl+c", key == "esc" && !a.reasoning:
 			// below: cancels the turn, and with it the question
 		case a.reasoning:

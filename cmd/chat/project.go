@@ -19,6 +19,7 @@ import (
 	"github.com/chatrepl/chat/internal/project"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/tool"
+	"github.com/chatrepl/chat/tui"
 	"github.com/spf13/cobra"
 )
 
@@ -171,12 +172,12 @@ func untrustedNote(p *projectHooks) string {
 
 // askTrust asks the person, through the REPL's approval prompt, whether
 // the project's hooks may run; yes trusts this content from now on.
-func askTrust(ctx context.Context, d deps, a tool.Approver, v voice) {
+func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
 	p := v.untrusted
 	req := tool.Request{Tool: "project hooks", Review: tool.Review{NeedsApproval: true,
-		Summary: "run the hooks of " + p.path + "? They run as you, outside the sandbox",
-		Detail:  p.describe()}}
-	dec, err := a.Approve(ctx, req)
+		Summary: "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox",
+		Detail:  p.path + ":\n" + p.describe()}}
+	dec, err := a.AskAtIdle(ctx, req)
 	if err != nil || dec.Verdict == tool.Deny {
 		return
 	}
