@@ -205,7 +205,8 @@ func (r *Runner) input(in Input) ([]byte, error) {
 		m["session_id"], m["transcript_path"] = id, path
 	}
 	m["permission_mode"] = "default"
-	return json.Marshal(m)
+	b, err = json.Marshal(m)
+	return append(b, '\n'), err // a line: a shell's read gets it whole
 }
 
 // answer is the JSON a hook may print on stdout (exit 0).

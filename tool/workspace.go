@@ -449,8 +449,9 @@ var errEnough = errors.New("enough")
 
 // ProjectFiles lists the files and folders under dir (relative, with "/"
 // after a folder), as the file tools see them: .gitignore honoured, .git
-// and the like skipped; at most max of them.
-func ProjectFiles(dir string, max int) ([]string, error) {
+// and the like skipped; at most max of them, at most depth levels down
+// (0: all).
+func ProjectFiles(dir string, max, depth int) ([]string, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -465,7 +466,11 @@ func ProjectFiles(dir string, max int) ([]string, error) {
 			return errEnough
 		}
 		if d.IsDir() {
-			p += "/"
+			out = append(out, p+"/")
+			if depth > 0 && strings.Count(p, "/")+1 >= depth {
+				return fs.SkipDir
+			}
+			return nil
 		}
 		out = append(out, p)
 		return nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
@@ -24,17 +25,23 @@ const mentionRows = 8
 // mentions is the completion list's state.
 type mentions struct {
 	files   []string // the index, shallow paths first; nil until loaded
-	loading bool
+	loading bool     // the whole tree is being listed (files may hold the top level)
 	matches []string
 	sel     int
 	// dismissed is the token Esc closed the list for: it stays closed
 	// until the token changes.
 	dismissed string
+	loadedAt  time.Time
 }
 
+// mentionStale is how old the index may be when a new @ starts: older,
+// it is listed again (the old one shows meanwhile).
+const mentionStale = 10 * time.Second
+
 type filesMsg struct {
-	files []string
-	err   error
+	files   []string
+	err     error
+	shallow bool // the top level only, while the whole tree is listed
 }
 
 type mentionedMsg struct {
@@ -67,20 +74,30 @@ func (m *Model) refreshMentions() tea.Cmd {
 		}
 		return nil
 	}
-	if mn.files == nil {
-		if mn.loading {
-			return nil
-		}
+	var load tea.Cmd
+	if tok == "" && mn.files != nil && !mn.loading && m.now().Sub(mn.loadedAt) > mentionStale {
 		mn.loading = true
 		files := m.opts.Files
-		return func() tea.Msg {
-			f, err := files()
+		load = func() tea.Msg {
+			f, err := files(0)
 			return filesMsg{files: f, err: err}
 		}
 	}
+	if mn.files == nil && !mn.loading {
+		// The top level shows at once; the whole tree follows.
+		mn.loading = true
+		files := m.opts.Files
+		load = tea.Batch(func() tea.Msg {
+			f, err := files(1)
+			return filesMsg{files: f, err: err, shallow: true}
+		}, func() tea.Msg {
+			f, err := files(0)
+			return filesMsg{files: f, err: err}
+		})
+	}
 	mn.matches = matchFiles(mn.files, tok, mentionRows)
 	mn.sel = min(mn.sel, max(len(mn.matches)-1, 0))
-	return nil
+	return load
 }
 
 // matchFiles is the best n paths for query: without one, the shallowest.
@@ -107,13 +124,19 @@ func indexFiles(files []string) []string {
 }
 
 func (m *Model) onFiles(msg filesMsg) tea.Cmd {
+	if msg.shallow {
+		if m.mention.loading && msg.err == nil { // not after the whole tree
+			m.mention.files = indexFiles(msg.files)
+		}
+		return m.refreshMentions()
+	}
 	m.mention.loading = false
 	if msg.err != nil {
 		m.notice = "listing the files for @ failed: " + msg.err.Error()
 		m.mention.files = []string{}
 		return nil
 	}
-	m.mention.files = indexFiles(msg.files)
+	m.mention.files, m.mention.loadedAt = indexFiles(msg.files), m.now()
 	return m.refreshMentions()
 }
 
@@ -155,8 +178,10 @@ func (m *Model) mentionKey(key string) bool {
 // mentionView is the list under the input.
 func (m *Model) mentionView() string {
 	mn := &m.mention
+	tok, typing := mentionToken(m.input.value())
+	listing := typing && mn.loading && "@"+tok != mn.dismissed
 	if len(mn.matches) == 0 {
-		if tok, ok := mentionToken(m.input.value()); ok && mn.loading && "@"+tok != mn.dismissed {
+		if listing {
 			return m.st.hint.Render("listing files…")
 		}
 		return ""
@@ -171,7 +196,11 @@ func (m *Model) mentionView() string {
 		}
 		lines = append(lines, line)
 	}
-	lines = append(lines, m.st.hint.Render("tab or enter picks · ↑/↓ moves · esc closes"))
+	hint := "tab or enter picks · ↑/↓ moves · esc closes"
+	if listing {
+		hint = "listing the rest of the files… · " + hint
+	}
+	lines = append(lines, m.st.hint.Render(hint))
 	return strings.Join(lines, "\n")
 }
 

@@ -48,9 +48,10 @@ type Options struct {
 	// Shell runs the person's own ! commands: in the working directory,
 	// as them, output to out as it comes; the exit status (nil: no !).
 	Shell func(ctx context.Context, command string, out io.Writer) (int, error)
-	// Files lists the paths under the working directory for @ (nil: no
-	// @ completion); Workdir is where mentioned paths are found.
-	Files   func() ([]string, error)
+	// Files lists the paths under the working directory for @, depth
+	// levels down (0: all; nil: no @ completion); Workdir is where
+	// mentioned paths are found.
+	Files   func(depth int) ([]string, error)
 	Workdir string
 	// Hooks lists the hooks, for /hooks (nil: none configured).
 	Hooks func() string

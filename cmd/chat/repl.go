@@ -77,7 +77,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Hooks:     w.voice.hookList,
 		Shell:     personShell(d, host.cwd),
 		Workdir:   host.cwd,
-		Files:     func() ([]string, error) { return tool.ProjectFiles(host.cwd, maxMentionFiles) },
+		Files:     func(depth int) ([]string, error) { return tool.ProjectFiles(host.cwd, maxMentionFiles, depth) },
 		Project:   projectFiles(w.voice.instructions),
 		Rewind:    rewinder(w),
 		AgentName: w.name,
