@@ -112,6 +112,7 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # idle_timeout = "5m"                        # silence allowed inside a streamed answer
 # context_window = 4096                      # the model's window, when the server does not say
 # compact_at = 0.8                           # summarize earlier turns past 80% of the window; 0 = only on overflow
+# project_instructions = true                # read AGENTS.md (else CLAUDE.md) files into the system prompt
 
 # [sandbox]                                  # where run_shell's commands run (see the README)
 # mode = "workspace-write"                   # or "read-only", or "off" (the policy and prompts decide)
@@ -134,6 +135,11 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # instructions = "You review Go code. Cite file and line."
 # tools = ["read_file", "grep"]
 # max_steps = 8
+
+# [[hooks.PreToolUse]]                       # your command before each matching call (see the README)
+# matcher = "run_shell|write_file"           # a regular expression on the tool name
+# command = "./scripts/policy-check"         # exit 2 blocks; stderr goes to the model
+# timeout = "10s"
 
 # [mcp.github]                               # an MCP server, connected when the model asks
 # command = "github-mcp-server"
