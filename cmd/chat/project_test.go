@@ -304,3 +304,39 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 		t.Fatal("a changed hooks file ran without new trust")
 	}
 }
+
+// TestSubAgentsHearTheProject: a sub-agent's system prompt carries the
+// project's instructions, its tool calls go through PreToolUse hooks,
+// and its end runs SubagentStop (not Stop).
+func TestSubAgentsHearTheProject(t *testing.T) {
+	t.Parallel()
+	srv := researchServer(t)
+	w := newHookWorld(t, personaConfig+`
+[[hooks.PreToolUse]]
+command = "cat >> TRACES/pre.jsonl"
+
+[[hooks.SubagentStop]]
+command = "echo subagent-stop >> TRACES/stops"
+
+[[hooks.Stop]]
+command = "echo main-stop >> TRACES/stops"
+`)
+	mkfile(t, filepath.Join(w.dir, "notes.txt"), "the build is green\n")
+	mkfile(t, filepath.Join(w.dir, "AGENTS.md"), "PROJECT-RULE-FOR-ALL")
+	out, errOut, code := w.chat(t, srv, "-p", "check the notes")
+	if code != 0 || !strings.Contains(out, "build is green") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, r := range srv.Requests() {
+		if !strings.Contains(r.Messages[0].Text(), "PROJECT-RULE-FOR-ALL") {
+			t.Fatalf("a request without the project's instructions: %.200q", r.Messages[0].Text())
+		}
+	}
+	pre, _ := os.ReadFile(filepath.Join(w.traces, "pre.jsonl"))
+	if !strings.Contains(string(pre), `"tool_name":"agent"`) || !strings.Contains(string(pre), `"tool_name":"read_file"`) {
+		t.Fatalf("PreToolUse saw: %s", pre)
+	}
+	if stops, _ := os.ReadFile(filepath.Join(w.traces, "stops")); string(stops) != "subagent-stop\nmain-stop\n" {
+		t.Fatalf("stop hooks ran as %q", stops)
+	}
+}

@@ -13,13 +13,7 @@ import (
 // lastUserText is the newest user message of the newest request.
 func lastUserText(srv *oaitest.Server) string {
 	reqs := srv.Requests()
-	msgs := reqs[len(reqs)-1].Messages
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == "user" {
-			return msgs[i].Text()
-		}
-	}
-	return ""
+	return lastUserOf(reqs[len(reqs)-1])
 }
 
 // TestTUIBangCommand: "!echo hi" runs as the person, shows its output,
@@ -141,4 +135,37 @@ func TestTUIProjectHooksAskForTrust(t *testing.T) {
 	if !strings.Contains(string(b), "hooks.toml") {
 		t.Fatalf("the trust was not remembered: %s", b)
 	}
+}
+
+// TestTUIInitAsksForAgentsMD: /init asks the model to write AGENTS.md
+// with write_file, which asks the person like any write.
+func TestTUIInitAsksForAgentsMD(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+			return oaitest.Answer{Text: "wrote AGENTS.md"}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "w", Name: "write_file", Args: `{"path":"AGENTS.md","content":"Run make test.\n"}`}}}
+	})
+	tm := startTerm(t, srv)
+	tm.ask("/init")
+	tm.waitFor("write_file", 10*time.Second)
+	tm.answer("y")
+	tm.waitFor("wrote AGENTS.md", 10*time.Second)
+	if first := srv.Requests()[0]; !strings.Contains(lastUserOf(first), "AGENTS.md") || !strings.Contains(lastUserOf(first), "write_file") {
+		t.Fatalf("/init asked %q", lastUserOf(first))
+	}
+	if b, _ := os.ReadFile(filepath.Join(tm.dir, "AGENTS.md")); string(b) != "Run make test.\n" {
+		t.Fatalf("AGENTS.md = %q", b)
+	}
+}
+
+func lastUserOf(r oaitest.Request) string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == "user" {
+			return r.Messages[i].Text()
+		}
+	}
+	return ""
 }
