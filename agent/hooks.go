@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/chatrepl/chat/hook"
 	"github.com/chatrepl/chat/listener"
@@ -26,7 +27,7 @@ func (e *PromptBlockedError) Error() string {
 // (a ! command and its output, a SessionStart hook's output).
 func (a *Agent) AddContext(text string) {
 	a.cfgMu.Lock()
-	a.context = joinText(a.context, text)
+	a.context = strings.TrimSpace(a.context + "\n\n" + text)
 	a.cfgMu.Unlock()
 }
 
@@ -73,7 +74,7 @@ func (t *turn) userMessage(text string, files []session.FilePart) (session.Messa
 			return m, &PromptBlockedError{Reason: out.Reason}
 		}
 		if out.Context != "" {
-			m.Context = joinText(m.Context, "<user-prompt-submit-hook>\n"+out.Context+"\n</user-prompt-submit-hook>")
+			m.Context = strings.TrimSpace(m.Context + "\n\n<user-prompt-submit-hook>\n" + out.Context + "\n</user-prompt-submit-hook>")
 		}
 	}
 	return m, nil
@@ -114,14 +115,4 @@ func (t *turn) preCompact(manual bool, instructions string) {
 	if out.Blocked {
 		t.notice("your PreCompact hook objected (compaction goes on): " + out.Reason)
 	}
-}
-
-func joinText(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n\n" + b
 }
