@@ -212,6 +212,10 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 		return nil // cancelled at the keyboard; already ended
 	}
 	m.endTurn()
+	var blocked *agent.PromptBlockedError
+	if errors.As(msg.err, &blocked) && m.input.empty() {
+		m.input.set(m.lastUser) // not sent: the person may change it
+	}
 	if errors.Is(msg.err, control.ErrCancelled) {
 		if back := m.reclaimPending(); len(back) > 0 {
 			m.input.set(strings.Join(append(back, m.input.value()), "\n"))
