@@ -320,15 +320,23 @@ func (w *wired) close() {
 func (w *wired) start(ctx context.Context, cfg config.Config, probe bool) {
 	w.host.begin(w.sess, definitionJSON(w.agent, w.name))
 	contextWindow(ctx, cfg, w.agent, probe)
-	if w.voice.hooks.Has("SessionStart") {
-		source := "startup"
-		if w.sess.Len() > 1 {
-			source = "resume"
-		}
-		out := w.voice.hooks.Run(ctx, hook.Input{Event: "SessionStart", Source: source})
-		w.voice.hooks.Show(out)
-		if out.Context != "" {
-			w.agent.AddContext("<session-start-hook>\n" + out.Context + "\n</session-start-hook>")
-		}
+	source := "startup"
+	if w.sess.Len() > 1 {
+		source = "resume"
+	}
+	w.sessionStart(ctx, source)
+	w.host.cleared = func() { w.sessionStart(ctx, "clear") }
+}
+
+// sessionStart runs the SessionStart hooks; what they print goes with the
+// next message.
+func (w *wired) sessionStart(ctx context.Context, source string) {
+	if !w.voice.hooks.Has("SessionStart") {
+		return
+	}
+	out := w.voice.hooks.Run(ctx, hook.Input{Event: "SessionStart", Source: source})
+	w.voice.hooks.Show(out)
+	if out.Context != "" {
+		w.agent.AddContext("<session-start-hook>\n" + out.Context + "\n</session-start-hook>")
 	}
 }

@@ -31,6 +31,8 @@ type sessionHost struct {
 	// attached, when set, hears of each session the run moves to (its
 	// checkpoints follow it).
 	attached func(s *session.Session, id string)
+	// cleared, when set, hears of /new (SessionStart hooks run again).
+	cleared func()
 
 	mu       sync.Mutex
 	writer   *session.Writer
@@ -248,7 +250,12 @@ func (h *sessionHost) close() {
 // The tui.SessionHost methods.
 
 func (h *sessionHost) Changed(s *session.Session) { h.save(s) }
-func (h *sessionHost) Started(s *session.Session) { h.attachNew(s) }
+func (h *sessionHost) Started(s *session.Session) {
+	h.attachNew(s)
+	if h.cleared != nil {
+		h.cleared()
+	}
+}
 func (h *sessionHost) List() ([]session.Info, error) {
 	return h.store.List()
 }
