@@ -168,6 +168,7 @@ func (a *Agent) NewSession() *session.Session {
 	}
 	a.cfgMu.Lock()
 	a.o.Session = s
+	a.context = "" // what waited was for the old conversation
 	a.cfgMu.Unlock()
 	return s
 }
