@@ -169,7 +169,7 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 		ctx := tool.WithProgress(listener.WithOrigin(withCaller(o.Cancellable.Context(), t.a), t.origin), func(text string) {
 			t.emit(listener.ToolOutput{Origin: t.origin, ID: c.ID, Name: c.Name, Text: text})
 		})
-		ctx = tool.WithStart(t.hookCtx(ctx), func() { t.sess.MarkStarted(c.ID) })
+		ctx = tool.WithStart(t.hookCtx(tool.WithCallID(ctx, c.ID)), func() { t.sess.MarkStarted(c.ID) })
 		if len(calls) == 1 {
 			results[i] = t.tools.Dispatch(ctx, c.Name, c.Arguments)
 			break

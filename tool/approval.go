@@ -108,7 +108,10 @@ type Decision struct {
 
 // Request is what an Approver is asked.
 type Request struct {
-	Tool   string
+	Tool string
+	// CallID is the model's id of the call being asked about (empty outside
+	// a turn): a front end shows the question on that call.
+	CallID string
 	Review Review
 	// Why says why the policy asks when it would not ask for a plainer
 	// call ("it writes to a file (> out.txt)").
@@ -318,6 +321,21 @@ func Notice(ctx context.Context, text string) {
 	if f, ok := ctx.Value(noticeKey{}).(func(string)); ok {
 		f(text)
 	}
+}
+
+// CallID: which of the model's calls a dispatch is for.
+
+type callIDKey struct{}
+
+// WithCallID tells Dispatch (and so an Approver) the model's id of the call.
+func WithCallID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, callIDKey{}, id)
+}
+
+// CallIDOf is the id WithCallID put in ctx.
+func CallIDOf(ctx context.Context) string {
+	id, _ := ctx.Value(callIDKey{}).(string)
+	return id
 }
 
 // Progress: a running tool may report output as it comes (run_shell does).

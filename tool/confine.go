@@ -1,6 +1,9 @@
 package tool
 
 import (
+	"cmp"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -24,7 +27,10 @@ type Confinement struct {
 
 	mu    sync.Mutex
 	boxes map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
-	notes string
+	// retired are boxes of an earlier mode: what still runs in them
+	// finishes there, and Close ends them.
+	retired []*sandbox.Box
+	notes   string
 }
 
 // NewConfinement settles the mode: a box mode where the kernel has
@@ -40,7 +46,42 @@ func NewConfinement(spec sandbox.Spec, env []string) *Confinement {
 }
 
 // Boxed reports whether commands run in a box.
-func (c *Confinement) Boxed() bool { return c != nil && c.Mode != sandbox.Off }
+func (c *Confinement) Boxed() bool { return c.current() != sandbox.Off }
+
+// ReadOnly reports whether commands run in a box that writes nowhere.
+func (c *Confinement) ReadOnly() bool { return c.current() == sandbox.ReadOnly }
+
+func (c *Confinement) current() sandbox.Mode {
+	if c == nil {
+		return sandbox.Off
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.Mode
+}
+
+// SetMode moves the run to another box mode (the person chose it: an
+// editor's mode switch). Only between box modes: a run without a box
+// cannot get one this way, and no mode switch turns it off. Commands
+// already running finish in the box they started in.
+func (c *Confinement) SetMode(m sandbox.Mode) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.Mode == sandbox.Off:
+		return fmt.Errorf("commands do not run in a sandbox in this run (%s)", cmp.Or(c.Unavailable, "it is off"))
+	case m == sandbox.Off:
+		return errors.New("the sandbox cannot be turned off from here; start chat with --sandbox off")
+	case m == c.Mode:
+		return nil
+	}
+	c.Mode, c.Spec.Mode = m, m // Wanted stays: it only tells a box mode from off
+	if b := c.boxes[true]; b != nil {
+		c.retired = append(c.retired, b)
+		delete(c.boxes, true)
+	}
+	return nil
+}
 
 // AsksEveryCommand is the fallback where a box was wanted and the kernel
 // cannot make one: every command asks.
@@ -83,6 +124,9 @@ func (c *Confinement) Close() {
 	for _, b := range c.boxes {
 		b.Close()
 	}
+	for _, b := range c.retired {
+		b.Close()
+	}
 }
 
 // State is run_shell's row in /tools.
@@ -107,10 +151,10 @@ func (c *Confinement) Describe() string {
 		return "NO SANDBOX: " + c.Unavailable + "; every command asks before it runs (unconfined)"
 	}
 	c.mu.Lock()
-	notes := c.notes
+	notes, mode := c.notes, c.Mode
 	c.mu.Unlock()
-	s := "sandbox " + string(c.Mode) + ": "
-	if c.Mode == sandbox.ReadOnly {
+	s := "sandbox " + string(mode) + ": "
+	if mode == sandbox.ReadOnly {
 		s += "commands run without asking and can write nowhere"
 	} else {
 		s += "commands run without asking; they write only in the working directory (not .git/ or .chat/), the temporary directory"

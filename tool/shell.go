@@ -41,7 +41,7 @@ type shellArgs struct {
 func (s RunShell) Description() string {
 	d := s.described.Description()
 	switch c := s.Shell; {
-	case c.Boxed() && c.Mode == sandbox.ReadOnly:
+	case c.ReadOnly():
 		return d + " Commands run in a read-only sandbox without network: they can write nowhere. If a command truly needs more, set unsandboxed with a justification; the user decides."
 	case c.Boxed():
 		return d + " Commands run in a sandbox without asking: they may write only in the working directory (not .git/ or .chat/) and the temporary directory, and have no network. If a command truly needs the network or a write elsewhere, set unsandboxed with a justification; the user decides."

@@ -313,7 +313,7 @@ func outcome(ctx context.Context, name string, timeout time.Duration, out string
 // authorize puts a review to the policy; false comes with the failed
 // Result to return.
 func (s *Set) authorize(ctx context.Context, name string, review Review) (Result, bool) {
-	d, err := s.Policy.decide(ctx, Request{Tool: name, Review: review}, s.Approver)
+	d, err := s.Policy.decide(ctx, Request{Tool: name, CallID: CallIDOf(ctx), Review: review}, s.Approver)
 	if err != nil {
 		return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err)), false
 	}
