@@ -1,11 +1,12 @@
-# chat — see README.md. Everything here needs only Go (and the module proxy).
+# chat — see README.md. Everything here needs only Go (and the module proxy);
+# the ACP test also uses node and npm where they are installed.
 GO       ?= go
 BIN      := bin
 FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test cover bench soak chaos lint fuzz tidy-check clean
+.PHONY: build run demo test acp-client cover bench soak chaos lint fuzz tidy-check clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -23,8 +24,16 @@ run: build
 demo: build
 	./$(BIN)/demoserver -demo ./$(BIN)/chat
 
-test:
+test: acp-client
 	$(GO) test -race ./...
+
+# The ACP end-to-end test drives chat acp with the TypeScript client
+# library editors use (testdata/acp, pinned by its package-lock.json);
+# without node the test says so and skips.
+ACP_CLIENT := testdata/acp/node_modules/@agentclientprotocol/sdk
+acp-client:
+	@if command -v node >/dev/null && command -v npm >/dev/null && [ ! -d $(ACP_CLIENT) ]; then \
+		npm ci --prefix testdata/acp --no-audit --no-fund --loglevel=error; fi
 
 # Coverage of the unit tests and of the binary the end-to-end tests run,
 # merged: cover.out, and a per-function summary whose last line is the total.

@@ -286,9 +286,9 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/compact":
 		return m.compact(arg), true
 	case "/context":
-		m.print(m.noticeBlock(m.st.notice, contextReport(a.ContextReport(), a.ContextSize(), m.opts.Project)))
+		m.print(m.noticeBlock(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.opts.Project)))
 	case "/init":
-		return m.startTurn(initPrompt), true
+		return m.startTurn(agent.InitPrompt), true
 	case "/hooks":
 		list := "no hooks"
 		if m.opts.Hooks != nil {
@@ -454,43 +454,10 @@ func (m *Model) showResumed(msgs []session.Message) {
 	}
 }
 
-// initPrompt is /init: the model looks at the repository and proposes an
-// AGENTS.md through write_file, so the person sees and approves it.
-const initPrompt = `Write an AGENTS.md file for this repository, for coding agents working in it (as Codex's /init does).
-First look around with the tools: the layout, the build and test commands (Makefile, package manifests, CI files), the languages and frameworks, the conventions the code follows, and any existing AGENTS.md, CLAUDE.md or README.
-Then write AGENTS.md at the repository root with write_file (if one exists, improve it rather than starting over). Keep it short and concrete: how to build, test and lint; the project's structure; its code style and conventions; what to check before a change is done. No generic advice.`
-
 // compact runs a compaction as a turn: busy, cancellable with ctrl+c, its
 // outcome handled as a turn's.
 func (m *Model) compact(instructions string) tea.Cmd {
 	return m.runTurn(m.opts.Agent.Compact(m.ctx, instructions), "compacting")
-}
-
-// contextReport is /context: what the next request carries, by part.
-// The headline is the sum of the parts (estimates); when the server's own
-// count differs, it is said beside it.
-func contextReport(p agent.ContextParts, counted int, projectFiles []string) string {
-	var b strings.Builder
-	total := p.System + p.Tools + p.Summary + p.History
-	if p.Window > 0 {
-		fmt.Fprintf(&b, "context: ~%d of %d tokens (%d%%)", total, p.Window, total*100/p.Window)
-	} else {
-		fmt.Fprintf(&b, "context: ~%d tokens (the model's window is not known; --context-window or context_window sets it)", total)
-	}
-	fmt.Fprintf(&b, "\n  system   ~%d", p.System)
-	if p.Project > 0 {
-		fmt.Fprintf(&b, " (of which project instructions ~%d: %s)", p.Project, strings.Join(projectFiles, ", "))
-	}
-	fmt.Fprintf(&b, "\n  tools    ~%d", p.Tools)
-	if p.Summarized > 0 {
-		fmt.Fprintf(&b, "\n  summary  ~%d (stands for %d earlier messages, kept in the session file)", p.Summary, p.Summarized)
-	}
-	fmt.Fprintf(&b, "\n  history  ~%d", p.History)
-	if counted > 0 && ((counted-total)*10 > total || (total-counted)*10 > total) {
-		fmt.Fprintf(&b, "\n(estimates; by the server's count of the last request, the next one is ~%d)", counted)
-	}
-	b.WriteString("\n/compact summarizes the earlier turns")
-	return b.String()
 }
 
 // continueTurn replaces a synthesized answer by more work: the answer is

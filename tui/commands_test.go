@@ -233,11 +233,11 @@ func FuzzCommand(f *testing.F) {
 func TestContextAddsUp(t *testing.T) {
 	t.Parallel()
 	p := agent.ContextParts{System: 120, Tools: 800, Summary: 300, History: 1780, Window: 4096, Summarized: 12}
-	report := contextReport(p, 3600, nil)
+	report := p.Report(3600, nil)
 	if !strings.HasPrefix(report, "context: ~3000 of 4096 tokens (73%)") || !strings.Contains(report, "server's count") || !strings.Contains(report, "~3600") {
 		t.Fatalf("%s", report)
 	}
-	if report := contextReport(p, 3010, nil); strings.Contains(report, "server's count") {
+	if report := p.Report(3010, nil); strings.Contains(report, "server's count") {
 		t.Fatalf("a close count is noise:\n%s", report)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/xdg"
@@ -37,7 +36,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		return err
 	}
 	defer w.close()
-	a, available, host := w.agent, w.tools, w.host
+	a, host := w.agent, w.host
 	w.start(ctx, cfg, true)
 	// From here on the screen is the program's: hooks report into it.
 	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
@@ -62,17 +61,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Approvals:   approvals,
 		Skills:      w.ext.skills,
 		MCP:         mcpStates(w.ext.mcp),
-		Tools: func() []tui.ToolState {
-			var out []tui.ToolState
-			for _, t := range a.Tools().All() {
-				state := available.Policy.StateOf(t)
-				if _, shell := t.(tool.RunShell); shell {
-					state = w.shell.State(available.Policy)
-				}
-				out = append(out, tui.ToolState{Name: t.Name(), State: state, Description: t.Description()})
-			}
-			return out
-		},
+		Tools: w.toolStates,
 		Sandbox:   w.shell.Describe,
 		Hooks:     w.voice.hookList,
 		Shell:     personShell(d, host.cwd),
@@ -81,22 +70,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Project:   projectFiles(w.voice.instructions),
 		Rewind:    rewinder(w),
 		AgentName: w.name,
-		SwitchAgent: func(name string) error {
-			if name == defaultAgentName {
-				return a.Apply(w.defaultDef, available)
-			}
-			def, ok := defs[name]
-			if !ok {
-				return fmt.Errorf("no agent named %q; /agent lists them", name)
-			}
-			if err := mayLead(cfg, def); err != nil {
-				return err
-			}
-			if len(def.Tools) == 0 {
-				def.Tools = agent.Describe(available.All())
-			}
-			return a.Apply(def, available)
-		},
+		SwitchAgent: func(name string) error { return w.switchAgent(cfg, name) },
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -159,7 +158,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o),
-		newCheckpointsCmd(d, o), newRewindCmd(d, o), newHooksCmd(d, o))
+		newCheckpointsCmd(d, o), newRewindCmd(d, o), newHooksCmd(d, o), newACPCmd(d, o))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)
@@ -212,11 +211,7 @@ func newVersionCmd(d deps) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run: func(*cobra.Command, []string) {
-			v := "devel"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			io.WriteString(d.stdout, "chat "+v+"\n")
+			io.WriteString(d.stdout, "chat "+version()+"\n")
 		},
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/chatrepl/chat/tool"
 	"github.com/chatrepl/chat/tool/mcpclient"
 	"github.com/chatrepl/chat/tool/sandbox"
+	"github.com/chatrepl/chat/tui"
 )
 
 // defaultSystem is the system prompt when none is configured.
@@ -339,4 +340,36 @@ func (w *wired) sessionStart(ctx context.Context, source string) {
 	if out.Context != "" {
 		w.agent.AddContext("<session-start-hook>\n" + out.Context + "\n</session-start-hook>")
 	}
+}
+
+// switchAgent makes the main agent the named persona (defaultAgentName:
+// the config's own), keeping the session.
+func (w *wired) switchAgent(cfg config.Config, name string) error {
+	if name == defaultAgentName {
+		return w.agent.Apply(w.defaultDef, w.tools)
+	}
+	def, ok := w.ext.defs[name]
+	if !ok {
+		return fmt.Errorf("no agent named %q; /agent lists them", name)
+	}
+	if err := mayLead(cfg, def); err != nil {
+		return err
+	}
+	if len(def.Tools) == 0 {
+		def.Tools = agent.Describe(w.tools.All())
+	}
+	return w.agent.Apply(def, w.tools)
+}
+
+// toolStates is each tool the agent has and whether it asks (/tools).
+func (w *wired) toolStates() []tui.ToolState {
+	var out []tui.ToolState
+	for _, t := range w.agent.Tools().All() {
+		state := w.tools.Policy.StateOf(t)
+		if _, shell := t.(tool.RunShell); shell {
+			state = w.shell.State(w.tools.Policy)
+		}
+		out = append(out, tui.ToolState{Name: t.Name(), State: state, Description: t.Description()})
+	}
+	return out
 }

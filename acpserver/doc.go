@@ -1,0 +1,16 @@
+// Package acpserver is chat's second front end: the Agent Client Protocol
+// (JSON-RPC on stdio, agentclientprotocol.com) that editors such as Zed,
+// JetBrains IDEs and Neovim plugins use to drive an agent.
+//
+// It owns the protocol's side of a session: requests become turns of an
+// agent.Agent and flips of its controls (session/cancel is the
+// Cancellable, the _chat/steer extension feeds the Interloper), the
+// agent's events become session/update notifications through one listener
+// per session, and approvals become session/request_permission requests.
+//
+// It must not wire an agent itself: cmd/chat builds each session with the
+// same wiring as print mode and the REPL (config, tools, sandbox, hooks,
+// sessions on disk) and hands it over through Options.Open. It must not
+// write anywhere but the connection it serves: in `chat acp` stdout is the
+// protocol.
+package acpserver
