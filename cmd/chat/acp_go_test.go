@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/acp-go-sdk"
+
+	"github.com/chatrepl/chat/internal/mcptest"
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// acpEditor is an editor on the other end of chat acp, built on the Go
+// SDK's client side: it collects updates, answers permission requests
+// with allow, and checks that every line chat writes to stdout is a
+// JSON-RPC message.
+type acpEditor struct {
+	t    *testing.T
+	conn *acp.ClientSideConnection
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+
+	mu          sync.Mutex
+	updates     []acp.SessionUpdate
+	permissions int
+	stray       []string // stdout lines that are not JSON-RPC
+}
+
+func startEditor(t *testing.T, cmd *exec.Cmd) *acpEditor {
+	t.Helper()
+	e := &acpEditor{t: t, cmd: cmd}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	e.in = in
+	pr, pw := io.Pipe()
+	go func() { // every line must be a message
+		lines := bufio.NewScanner(out)
+		lines.Buffer(nil, 16<<20)
+		for lines.Scan() {
+			var msg struct {
+				JSONRPC string `json:"jsonrpc"`
+			}
+			if json.Unmarshal(lines.Bytes(), &msg) != nil || msg.JSONRPC != "2.0" {
+				e.mu.Lock()
+				e.stray = append(e.stray, lines.Text())
+				e.mu.Unlock()
+				continue
+			}
+			pw.Write(append(lines.Bytes(), '\n'))
+		}
+		pw.Close()
+	}()
+	e.conn = acp.NewClientSideConnection(e, in, pr)
+	t.Cleanup(func() {
+		in.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Error("chat acp did not exit after its stdin closed")
+		}
+		if len(e.stray) > 0 {
+			t.Errorf("chat acp wrote to stdout outside the protocol: %q", e.stray)
+		}
+	})
+	return e
+}
+
+func (e *acpEditor) SessionUpdate(_ context.Context, n acp.SessionNotification) error {
+	e.mu.Lock()
+	e.updates = append(e.updates, n.Update)
+	e.mu.Unlock()
+	return nil
+}
+
+func (e *acpEditor) RequestPermission(_ context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+	e.mu.Lock()
+	e.permissions++
+	e.mu.Unlock()
+	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(p.Options[0].OptionId)}, nil
+}
+
+// text is the agent's message chunks from update from on.
+func (e *acpEditor) text(from int) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var b strings.Builder
+	for _, u := range e.updates[from:] {
+		if u.AgentMessageChunk != nil && u.AgentMessageChunk.Content.Text != nil {
+			b.WriteString(u.AgentMessageChunk.Content.Text.Text)
+		}
+	}
+	return b.String()
+}
+
+func (e *acpEditor) count() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.updates)
+}
+
+func (e *acpEditor) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
+	return acp.ReadTextFileResponse{}, acp.NewMethodNotFound("fs/read_text_file")
+}
+func (e *acpEditor) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
+	return acp.WriteTextFileResponse{}, acp.NewMethodNotFound("fs/write_text_file")
+}
+func (e *acpEditor) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
+	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound("terminal/create")
+}
+func (e *acpEditor) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
+	return acp.KillTerminalResponse{}, acp.NewMethodNotFound("terminal/kill")
+}
+func (e *acpEditor) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
+	return acp.TerminalOutputResponse{}, acp.NewMethodNotFound("terminal/output")
+}
+func (e *acpEditor) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
+	return acp.ReleaseTerminalResponse{}, acp.NewMethodNotFound("terminal/release")
+}
+func (e *acpEditor) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
+	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound("terminal/wait_for_exit")
+}
+
+// newSession initializes and opens a session in dir.
+func (e *acpEditor) newSession(ctx context.Context, dir string, servers ...acp.McpServer) acp.SessionId {
+	e.t.Helper()
+	if _, err := e.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+		e.t.Fatal(err)
+	}
+	s, err := e.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: dir, McpServers: append([]acp.McpServer{}, servers...)})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s.SessionId
+}
+
+func (e *acpEditor) prompt(ctx context.Context, id acp.SessionId, blocks ...acp.ContentBlock) (acp.PromptResponse, error) {
+	return e.conn.Prompt(ctx, acp.PromptRequest{SessionId: id, Prompt: blocks})
+}
+
+// TestACPEditorMCPAndAttachments: an MCP server the editor passes is
+// connected at once and its tool runs after the editor approves it; a
+// prompt's embedded resource, file link and image reach the model.
+func TestACPEditorMCPAndAttachments(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	var mu sync.Mutex
+	var offered []string
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case last.Role == "tool":
+			return oaitest.Answer{Text: "echoed: " + last.Text()}
+		case strings.Contains(last.Text(), "use the echo tool"):
+			mu.Lock()
+			offered = req.ToolNames()
+			mu.Unlock()
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "m1", Name: "ed__echo", Args: `{"text":"from the editor's server"}`}}}
+		}
+		return oaitest.Answer{Text: "got it"}
+	})
+	base := command(t, srv, "acp")
+	dir := base.Dir
+	if err := os.WriteFile(filepath.Join(dir, "linked.txt"), []byte("the linked file's words\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := startEditor(t, base)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, dir, acp.McpServer{Stdio: &acp.McpServerStdio{Name: "ed", Command: os.Args[0],
+		Args: []string{}, Env: []acp.EnvVariable{{Name: mcptest.EnvServe, Value: "1"}}}})
+
+	from := e.count()
+	resp, err := e.prompt(ctx, id, acp.TextBlock("use the echo tool"))
+	if err != nil || resp.StopReason != acp.StopReasonEndTurn {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	mu.Lock()
+	tools := strings.Join(offered, " ")
+	mu.Unlock()
+	if !strings.Contains(tools, "ed__echo") || !strings.Contains(e.text(from), "from the editor's server") || e.permissions != 1 {
+		t.Errorf("tools %s; answer %q; %d permission requests", tools, e.text(from), e.permissions)
+	}
+
+	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+	_, err = e.prompt(ctx, id, acp.TextBlock("look at these"),
+		acp.ResourceBlock(acp.EmbeddedResourceResource{TextResourceContents: &acp.TextResourceContents{Uri: "file:///src/main.go", Text: "package main // embedded words"}}),
+		acp.ResourceLinkBlock("linked.txt", "file://"+filepath.Join(dir, "linked.txt")),
+		acp.ImageBlock(base64.StdEncoding.EncodeToString(png), "image/png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	raw, _ := json.Marshal(reqs[len(reqs)-1].Messages[len(reqs[len(reqs)-1].Messages)-1])
+	for _, want := range []string{"look at these", "embedded words", "the linked file's words", "data:image/png;base64,"} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the prompt's request has no %q: %s", want, raw)
+		}
+	}
+}
+
+// TestACPStepBudgetAndErrors: an exhausted step budget ends the prompt
+// with max_turn_requests after the synthesized answer has streamed; a
+// model error fails the prompt with its reason, and the session goes on.
+func TestACPStepBudgetAndErrors(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case len(req.Tools) == 0: // the synthesizer
+			return oaitest.Answer{Text: "synthesized from what was gathered"}
+		case strings.Contains(last.Text(), "fail now"):
+			return oaitest.Fail{Status: 500, Message: "the model is down"}
+		case last.Role == "tool" || strings.Contains(last.Text(), "loop"):
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("l%d", req.Index), Name: "list_files", Args: `{"path":"."}`}}}
+		}
+		return oaitest.Answer{Text: "fine again"}
+	})
+	e := startEditor(t, command(t, srv, "acp", "--max-steps", "2"))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, t.TempDir())
+	from := e.count()
+	resp, err := e.prompt(ctx, id, acp.TextBlock("loop forever"))
+	if err != nil || resp.StopReason != acp.StopReasonMaxTurnRequests || !strings.Contains(e.text(from), "synthesized from what was gathered") {
+		t.Fatalf("budget: %+v %v, text %q", resp, err, e.text(from))
+	}
+	if _, err := e.prompt(ctx, id, acp.TextBlock("fail now")); err == nil || !strings.Contains(err.Error()+fmt.Sprint(err), "500") {
+		t.Errorf("a failing model: %v", err)
+	}
+	from = e.count()
+	if resp, err := e.prompt(ctx, id, acp.TextBlock("and now?")); err != nil || e.text(from) != "fine again" {
+		t.Errorf("after the error: %+v %v %q", resp, err, e.text(from))
+	}
+	if rej := srv.Rejected(); len(rej) > 0 {
+		t.Errorf("strict server refused: %v", rej)
+	}
+}
