@@ -25,6 +25,9 @@ func (s *Server) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespo
 		return acp.PromptResponse{}, err
 	}
 	text, files, err := promptContent(p.Prompt)
+	if err == nil && strings.TrimSpace(text) == "" && len(files) == 0 {
+		err = errors.New("the prompt is empty")
+	}
 	if err != nil {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
@@ -40,6 +43,9 @@ func (s *Server) Prompt(_ context.Context, p acp.PromptRequest) (acp.PromptRespo
 }
 
 func (l *live) prompt(ctx context.Context, text string, files []session.FilePart) (acp.PromptResponse, error) {
+	// A client that prompts knows the session, however its answer to
+	// session/new was written.
+	l.out.release()
 	a := l.s.Agent
 	var t *agent.Turn
 	if name, args, ok := strings.Cut(strings.TrimSpace(text)+" ", " "); ok && strings.HasPrefix(name, "/") && len(files) == 0 {

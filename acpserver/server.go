@@ -250,7 +250,6 @@ func (s *Server) CloseSession(_ context.Context, p acp.CloseSessionRequest) (acp
 	s.mu.Lock()
 	delete(s.sessions, l.id)
 	s.mu.Unlock()
-	l.s.Agent.Cancel("the session was closed")
 	l.close()
 	return acp.CloseSessionResponse{}, nil
 }
@@ -264,6 +263,13 @@ func (s *Server) SetSessionMode(_ context.Context, p acp.SetSessionModeRequest) 
 	if l.s.SetMode == nil {
 		return acp.SetSessionModeResponse{}, acp.NewInvalidParams(map[string]any{"error": "this session has no modes"})
 	}
+	// A persona changes between turns: a switch during one waits for it.
+	select {
+	case l.turn <- struct{}{}:
+	case <-s.ctx.Done():
+		return acp.SetSessionModeResponse{}, errClosed
+	}
+	defer func() { <-l.turn }()
 	if err := l.s.SetMode(string(p.ModeId)); err != nil {
 		return acp.SetSessionModeResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
@@ -368,6 +374,7 @@ func (l *live) steer(text string) bool {
 
 func (l *live) close() {
 	l.closeOnce.Do(func() {
+		l.s.Agent.Cancel("the editor closed the session")
 		l.out.stop()
 		if l.s.Close != nil {
 			l.s.Close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -70,6 +71,9 @@ func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, chan
 // openACP builds one editor session with the wiring print mode and the
 // REPL use, in the directory the editor gives.
 func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, changed func(string) bool, r acpserver.OpenRequest) (*acpserver.Session, error) {
+	if st, err := os.Stat(r.Cwd); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("the session's folder %s is not a directory here", r.Cwd)
+	}
 	d.workdir = func() (string, error) { return r.Cwd, nil }
 	o.resume, o.cont, o.ifBusy = r.Load, false, "exit" // never two writers in one session
 	cfg.MCP = maps.Clone(cfg.MCP)
