@@ -260,3 +260,57 @@ func TestACPStepBudgetAndErrors(t *testing.T) {
 		t.Errorf("strict server refused: %v", rej)
 	}
 }
+
+// TestACPModesSwitchThePersona: the editor's modes name the personas (with
+// the sandbox's box modes where there is a box); choosing one makes the
+// next turn that persona's, and going back restores the default agent.
+func TestACPModesSwitchThePersona(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "one"}, oaitest.Answer{Text: "two"}, oaitest.Answer{Text: "three"})
+	cmd := command(t, srv, "acp")
+	home := strings.TrimPrefix(cmd.Env[0], "HOME=")
+	writeConfig(t, home, "[agents.reviewer]\ninstructions = \"You review code and change nothing.\"\ndescription = \"reads and reviews\"\n")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := e.conn.Initialize(ctx, acp.InitializeRequest{ProtocolVersion: acp.ProtocolVersionNumber}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.conn.NewSession(ctx, acp.NewSessionRequest{Cwd: cmd.Dir, McpServers: []acp.McpServer{}})
+	if err != nil || s.Modes == nil {
+		t.Fatalf("%+v %v", s, err)
+	}
+	var ids []string
+	for _, m := range s.Modes.AvailableModes {
+		ids = append(ids, string(m.Id))
+	}
+	reviewer, plain := "reviewer", "default"
+	if strings.Contains(strings.Join(ids, " "), "workspace-write") {
+		reviewer, plain = "workspace-write/reviewer", "workspace-write"
+	}
+	if !strings.Contains(" "+strings.Join(ids, " ")+" ", " "+reviewer+" ") || string(s.Modes.CurrentModeId) != plain {
+		t.Fatalf("modes %v, current %s", ids, s.Modes.CurrentModeId)
+	}
+	system := func() string {
+		reqs := srv.Requests()
+		return reqs[len(reqs)-1].Messages[0].Text()
+	}
+	if _, err := e.prompt(ctx, s.SessionId, acp.TextBlock("hi")); err != nil || strings.Contains(system(), "You review code") {
+		t.Fatalf("before the switch: %v %q", err, system())
+	}
+	if _, err := e.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: s.SessionId, ModeId: acp.SessionModeId(reviewer)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.prompt(ctx, s.SessionId, acp.TextBlock("review")); err != nil || !strings.HasPrefix(system(), "You review code") {
+		t.Fatalf("as the reviewer: %v %q", err, system())
+	}
+	if _, err := e.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: s.SessionId, ModeId: acp.SessionModeId(plain)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.prompt(ctx, s.SessionId, acp.TextBlock("back")); err != nil || strings.Contains(system(), "You review code") {
+		t.Fatalf("back to the default: %v %q", err, system())
+	}
+	if _, err := e.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: s.SessionId, ModeId: "off"}); err == nil {
+		t.Errorf("a mode that turns the sandbox off was accepted")
+	}
+}
