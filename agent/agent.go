@@ -56,6 +56,9 @@ type Options struct {
 	// is compacted before a request: 0 means DefaultCompactAt, a negative
 	// value never (a server's overflow error still compacts once).
 	CompactAt float64
+	// NoRescue reports, per model, that tool calls written as text are
+	// left as text (nil: they are rescued for every model).
+	NoRescue func(model string) bool
 }
 
 // Result is the outcome of a turn.

@@ -197,7 +197,7 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 		StepLimit:   control.NewStepLimit(def.MaxSteps.Max()),
 		Cancellable: control.NewCancellable(nil),
 		NoStream:    o.NoStream, Temperature: def.Options.Temperature, TopP: def.Options.TopP,
-		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt,
+		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt, NoRescue: o.NoRescue,
 	})
 	if model == o.Model {
 		child.window.Store(caller.window.Load())

@@ -1,12 +1,14 @@
 package agent
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/emit"
+	"github.com/chatrepl/chat/internal/rescue"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
@@ -110,7 +112,15 @@ func (t *turn) completion() (llm.Response, error) {
 	for _, tl := range t.tools.Offered() {
 		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
 	}
-	resp, err := o.Client.Complete(o.Cancellable.Context(), req, emit.Handler(o.Listeners, t.origin, o.Cancellable))
+	handler := emit.Handler(o.Listeners, t.origin, o.Cancellable)
+	var hold *rescue.Holdback
+	if len(req.Tools) > 0 && (o.NoRescue == nil || !o.NoRescue(cmp.Or(req.Model, o.Client.Model()))) {
+		hold = holdBack(&handler)
+	}
+	resp, err := o.Client.Complete(o.Cancellable.Context(), req, handler)
+	if hold != nil {
+		resp = t.rescue(resp, err, req.Tools, hold)
+	}
 	if resp.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*resp.Usage)
 		if resp.Usage.Prompt > 0 && len(req.Messages) > 0 {

@@ -54,6 +54,9 @@ type Config struct {
 	ProjectInstructions *bool `toml:"project_instructions"`
 	// Hooks are commands run at points of a session, by event name.
 	Hooks Hooks `toml:"hooks"`
+	// Models says what chat should know of a model, by its name as the
+	// server calls it ([models."qwen3:8b"]).
+	Models map[string]ModelConfig `toml:"models"`
 	// Yes approves every tool call (--yes).
 	Yes bool `toml:"-"`
 	// ContextWindow overrides the model's context size (--context-window).
@@ -71,6 +74,29 @@ type Config struct {
 	// Where each value came from, for `chat config show`.
 	Sources map[string]string `toml:"-"`
 	Path    string            `toml:"-"` // the file read, if any
+}
+
+// ModelConfig is a model's own settings:
+//
+//	[models."qwen3-coder"]
+//	rescue_tool_calls = false   # leave tool calls written as text as text
+//	input_per_mtok = 0.30       # USD per million tokens, over the catalog's
+//	output_per_mtok = 1.20
+//	cached_input_per_mtok = 0.03
+//	context_window = 32768
+type ModelConfig struct {
+	RescueToolCalls    *bool    `toml:"rescue_tool_calls"`
+	InputPerMTok       *float64 `toml:"input_per_mtok"`
+	OutputPerMTok      *float64 `toml:"output_per_mtok"`
+	CachedInputPerMTok *float64 `toml:"cached_input_per_mtok"`
+	ContextWindow      int      `toml:"context_window"`
+}
+
+// Rescues reports whether tool calls model writes as text are run (the
+// default) or left as text.
+func (c Config) Rescues(model string) bool {
+	m, ok := c.Models[model]
+	return !ok || m.RescueToolCalls == nil || *m.RescueToolCalls
 }
 
 // AgentConfig is a persona in the config file:

@@ -125,6 +125,13 @@ type (
 		Origin
 		Text string
 	}
+	// Rescued says the model wrote tool calls as text (Format: "hermes",
+	// "mistral", "llama3", "json") and they were turned into real calls.
+	Rescued struct {
+		Origin
+		Format string
+		Calls  int
+	}
 	// Error ends a turn that failed.
 	Error struct {
 		Origin
@@ -153,6 +160,7 @@ func (Cancelled) Kind() string      { return "cancelled" }
 func (Retry) Kind() string          { return "retry" }
 func (Notice) Kind() string         { return "notice" }
 func (Error) Kind() string          { return "error" }
+func (Rescued) Kind() string        { return "rescued" }
 func (TurnDone) Kind() string       { return "turn_done" }
 
 // CompactedText is how front ends announce a compaction.
@@ -164,4 +172,13 @@ func CompactedText(e Compacted) string {
 		return fmt.Sprintf("⇣ compacted %d earlier messages into a summary, cut to fit: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
 	}
 	return fmt.Sprintf("⇣ compacted %d earlier messages into a summary: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
+}
+
+// RescuedText is how front ends announce rescued calls.
+func RescuedText(e Rescued) string {
+	calls := "a tool call"
+	if e.Calls > 1 {
+		calls = fmt.Sprintf("%d tool calls", e.Calls)
+	}
+	return fmt.Sprintf("the model wrote %s as text (%s); it runs as a real call", calls, e.Format)
 }

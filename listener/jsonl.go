@@ -45,6 +45,8 @@ type jsonEvent struct {
 	Before      int            `json:"tokens_before,omitempty"`
 	After       int            `json:"tokens_after,omitempty"`
 	Manual      bool           `json:"manual,omitempty"`
+	Format      string         `json:"format,omitempty"`
+	Calls       int            `json:"calls,omitempty"`
 }
 
 // OnEvent implements Listener.
@@ -75,6 +77,8 @@ func (j *JSONL) OnEvent(e Event) {
 		v.Prompt, v.Completion, v.Total = &e.Prompt, &e.Completion, &e.Total
 	case ContextCap:
 		v.Tokens = e.Tokens
+	case Rescued:
+		v.Format, v.Calls = e.Format, e.Calls
 	case Compacting:
 		v.Manual = e.Manual
 	case Compacted:

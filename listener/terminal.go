@@ -100,6 +100,11 @@ func (t *Terminal) OnEvent(e Event) {
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, CompactedText(e))
 	case Retry:
 		fmt.Fprintf(s.diag, "%s… retrying in %s (attempt %d): %s\n", t.indent, e.Wait.Round(100e6), e.Attempt, oneLine(String(e.Err.Error()), 300))
+	case Rescued:
+		if s.showThinking {
+			t.endAnswerLine()
+			fmt.Fprintf(s.diag, "%s↻ %s\n", t.indent, RescuedText(e))
+		}
 	case Notice:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, oneLine(String(e.Text), 500))

@@ -74,6 +74,7 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, v voice, s *sessio
 		NoStream:    cfg.NoStream,
 		Temperature: cfg.Temperature,
 		CompactAt:   cfg.CompactShare(),
+		NoRescue:    func(model string) bool { return !cfg.Rescues(model) },
 	}), nil
 }
 
@@ -151,6 +152,8 @@ func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe
 	switch {
 	case cfg.ContextWindow > 0:
 		a.SetContextWindow(cfg.ContextWindow)
+	case cfg.Models[a.Model()].ContextWindow > 0:
+		a.SetContextWindow(cfg.Models[a.Model()].ContextWindow)
 	case probe:
 		go func() {
 			if n, _ := client(cfg, a.Model()).ContextWindow(ctx, a.Model()); n > 0 {

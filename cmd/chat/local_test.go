@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// hermesCall is a call as Qwen3's chat template writes it (the template
+// the recorded llama-server traffic comes from).
+const hermesCall = "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>"
+
+// TestRescuedToolCallRuns: a model that writes its call as text (Hermes
+// form) gets it run; the text is not shown; the next request carries the
+// normal assistant-with-tool-calls form, which the strict server accepts;
+// -v and --json say it happened.
+func TestRescuedToolCallRuns(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"-v", "--json"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t, oaitest.Answer{Text: "I will read it.\n" + hermesCall, Piece: 3}, oaitest.Answer{Text: "The notes say: buy milk."})
+			cmd := command(t, srv, mode, "-p", "what do my notes say?")
+			if err := os.WriteFile(filepath.Join(cmd.Dir, "notes.txt"), []byte("buy milk\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, errOut, code := run(t, cmd)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if strings.Contains(out, "tool_call>") || !strings.Contains(out, "The notes say: buy milk.") {
+				t.Errorf("stdout:\n%s", out)
+			}
+			if mode == "-v" && !strings.Contains(errOut, "wrote a tool call as text (hermes)") {
+				t.Errorf("-v does not say it: %s", errOut)
+			}
+			if mode == "--json" && !strings.Contains(out, `{"type":"rescued","turn":1,"format":"hermes","calls":1}`) {
+				t.Errorf("--json has no rescued event:\n%s", out)
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			second := reqs[1]
+			if !strings.HasSuffix(second.Shape(), "user assistant("+second.Messages[len(second.Messages)-2].ToolCalls[0].ID+") tool:"+second.Messages[len(second.Messages)-2].ToolCalls[0].ID) {
+				t.Errorf("second request: %s", second.Shape())
+			}
+			if !strings.Contains(second.Messages[len(second.Messages)-1].Text(), "buy milk") {
+				t.Errorf("the tool result: %s", second.Messages[len(second.Messages)-1].Text())
+			}
+			if rej := srv.Rejected(); len(rej) > 0 {
+				t.Errorf("strict server refused: %v", rej)
+			}
+		})
+	}
+}
+
+// TestTextThatIsNotACallStaysText: JSON in an answer, a call of a tool not
+// offered, and any call when the model's config turns rescue off, are
+// shown as written and run nothing.
+func TestTextThatIsNotACallStaysText(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, text, config string }{
+		{"mentions json", `The file holds {"name": "read_file", "arguments": {"path": "x"}} among others.`, ""},
+		{"unknown tool", `{"name": "format_disk", "arguments": {}}`, ""},
+		{"invalid arguments", `{"name": "read_file", "arguments": {"file": "x"}}`, ""},
+		{"turned off", hermesCall, "[models.scripted-model]\nrescue_tool_calls = false\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t, oaitest.Answer{Text: tt.text})
+			cmd := command(t, srv, "-p", "hi")
+			if tt.config != "" {
+				writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), tt.config)
+			}
+			out, errOut, code := run(t, cmd)
+			if code != 0 || strings.TrimSpace(out) != tt.text || srv.RequestCount() != 1 {
+				t.Errorf("exit %d, %d requests\nstdout: %q\nstderr: %s", code, srv.RequestCount(), out, errOut)
+			}
+		})
+	}
+}

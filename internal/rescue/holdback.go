@@ -1,0 +1,69 @@
+package rescue
+
+import "strings"
+
+// Holdback sits between a stream and the screen: it passes text on as it
+// comes, but holds back what may turn out to be a call written as text
+// (from a marker on, or a whole answer that starts like JSON), so a call
+// that is rescued is never shown as text, and text that is not a call is
+// shown when the answer ends (Held).
+type Holdback struct {
+	text    strings.Builder
+	shown   int  // bytes of text passed on
+	holding bool // from shown on, everything is held
+}
+
+// longestMarker bounds how much of the end of the text may be the start
+// of a marker still arriving.
+var longestMarker = func() int {
+	n := 0
+	for _, m := range markers {
+		n = max(n, len(m))
+	}
+	return n
+}()
+
+// Add takes a piece of the stream and returns what may be shown now.
+func (h *Holdback) Add(piece string) string {
+	h.text.WriteString(piece)
+	if h.holding {
+		return ""
+	}
+	all := h.text.String()
+	lead := strings.TrimLeft(all, " \t\r\n")
+	switch {
+	case lead == "":
+		return "" // nothing to tell yet
+	case h.shown == 0 && (lead[0] == '{' || strings.HasPrefix(lead, "[{") || strings.HasPrefix(lead, "```")):
+		h.holding = true // the whole answer may be one call
+		return ""
+	case h.shown == 0 && strings.HasPrefix("```", lead):
+		return "" // a fence, or not: the next piece says
+	}
+	from := max(0, h.shown-longestMarker)
+	cut := len(all)
+	for _, m := range markers {
+		if i := strings.Index(all[from:], m); i >= 0 {
+			cut = min(cut, from+i)
+			h.holding = true
+		}
+		for k := len(m) - 1; k > 0 && !h.holding; k-- {
+			if strings.HasSuffix(all, m[:k]) {
+				cut = min(cut, len(all)-k)
+				break
+			}
+		}
+	}
+	if cut <= h.shown {
+		return ""
+	}
+	out := all[h.shown:cut]
+	h.shown = cut
+	return out
+}
+
+// Held is what was held back, to show when it was not a call.
+func (h *Holdback) Held() string { return h.text.String()[h.shown:] }
+
+// Shown is what was passed on.
+func (h *Holdback) Shown() string { return h.text.String()[:h.shown] }
