@@ -56,6 +56,12 @@ type Options struct {
 	// is compacted before a request: 0 means DefaultCompactAt, a negative
 	// value never (a server's overflow error still compacts once).
 	CompactAt float64
+	// Price is what a completion of model costs (ok false: not known);
+	// nil prices nothing.
+	Price func(model string, u session.Usage) (usd float64, ok bool)
+	// Spend is the turn's budget of tokens and money (nil: unlimited),
+	// shared with sub-agents.
+	Spend *control.Spend
 	// NoRescue reports, per model, that tool calls written as text are
 	// left as text (nil: they are rescued for every model).
 	NoRescue func(model string) bool
@@ -382,6 +388,9 @@ func (a *Agent) Resume(ctx context.Context) (Result, error) {
 // reason. A Cancel that came after the turn was numbered applies to it.
 func (a *Agent) arm(ctx context.Context, id uint64) {
 	a.o.StepLimit.Reset()
+	if a.o.Depth == 0 { // a sub-agent spends its caller's turn's budget
+		a.o.Spend.Reset()
+	}
 	a.o.Cancellable.Start(ctx)
 	a.cancelMu.Lock()
 	cancelled, reason := id <= a.cancelUpTo, a.cancelReason

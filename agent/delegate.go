@@ -198,6 +198,7 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 		Cancellable: control.NewCancellable(nil),
 		NoStream:    o.NoStream, Temperature: def.Options.Temperature, TopP: def.Options.TopP,
 		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt, NoRescue: o.NoRescue,
+		Price: o.Price, Spend: o.Spend,
 	})
 	if model == o.Model {
 		child.window.Store(caller.window.Load())

@@ -83,7 +83,7 @@ func (t *turn) complete() (session.Message, error) {
 			partial := session.Assistant(resp.Content)
 			partial.Interrupted = true
 			t.sess.Append(partial)
-			emit.Message(t.a.o.Listeners, t.origin, partial)
+			emit.Message(t.a.o.Listeners, t.origin, partial, nil)
 		}
 		if errors.Is(err, llm.ErrContextExceeded) {
 			return session.Message{}, &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow()}
@@ -97,7 +97,7 @@ func (t *turn) complete() (session.Message, error) {
 	if msg.Content != "" || len(msg.ToolCalls) > 0 {
 		t.sess.Append(msg)
 	}
-	emit.Message(o.Listeners, t.origin, msg)
+	emit.Message(o.Listeners, t.origin, msg, t.price())
 	return msg, nil
 }
 
@@ -118,6 +118,10 @@ func (t *turn) completion() (llm.Response, error) {
 		hold = holdBack(&handler)
 	}
 	resp, err := o.Client.Complete(o.Cancellable.Context(), req, handler)
+	if resp.Usage != nil {
+		cost, _ := t.price()(*resp.Usage)
+		o.Spend.Add(resp.Usage.Total, cost)
+	}
 	if hold != nil {
 		resp = t.rescue(resp, err, req.Tools, hold)
 	}
@@ -167,6 +171,9 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 	for _, c := range calls {
 		t.emit(listener.ToolCall{Origin: t.origin, ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		if err := o.StepLimit.Tick(); err != nil {
+			return err
+		}
+		if err := o.Spend.Check(); err != nil {
 			return err
 		}
 	}
@@ -227,7 +234,7 @@ func (t *turn) end(err error) error {
 	case o.Cancellable.Cancelled():
 		// The stream or a tool failed because the context was cancelled.
 		return t.cancelled(o.Cancellable.Check().(*control.CancelledError))
-	case errors.Is(err, control.ErrStepLimitExceeded):
+	case errors.Is(err, control.ErrStepLimitExceeded), errors.Is(err, control.ErrBudgetExceeded):
 		return t.synthesize(err)
 	}
 	t.emit(listener.Error{Origin: t.origin, Err: err})
@@ -244,10 +251,7 @@ func (t *turn) cancelled(err *control.CancelledError) error {
 // synthesize hands a turn whose budget ran out to the synthesizer.
 func (t *turn) synthesize(limit error) error {
 	o := &t.a.o
-	var se *control.StepLimitError
-	errors.As(limit, &se)
-	t.emit(listener.FallbackNotice{Origin: t.origin,
-		Reason: fmt.Sprintf("the agent used its %d steps; synthesizing an answer from what it gathered", se.Max)})
+	t.emit(listener.FallbackNotice{Origin: t.origin, Reason: budgetReason(limit) + "; synthesizing an answer from what it gathered"})
 	// The synthesizer reads what the model was working from: the latest
 	// summary (if any) and what came after it.
 	evidence := t.sess.Messages()
@@ -257,7 +261,7 @@ func (t *turn) synthesize(limit error) error {
 	id := listener.SynthesizerID(o.ID)
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
 		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
-		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(),
+		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(), Price: t.price(),
 	}, t.request, evidence)
 	if msg.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*msg.Usage)
@@ -267,7 +271,7 @@ func (t *turn) synthesize(limit error) error {
 		if errors.As(err, &cancelled) {
 			return t.cancelled(cancelled)
 		}
-		err = fmt.Errorf("step budget exhausted and %w", err)
+		err = fmt.Errorf("%s and %w", budgetReason(limit), err)
 		t.emit(listener.Error{Origin: t.origin, Err: err})
 		return err
 	}
@@ -288,4 +292,29 @@ func (t *turn) answerStarted(pending []session.ToolCall) []session.ToolCall {
 		t.emit(listener.ToolResult{Origin: t.origin, ID: c.ID, Name: c.Name, Content: "Error: " + err.Error(), Err: err})
 	}
 	return fresh
+}
+
+// price is the turn model's price as emit wants it.
+func (t *turn) price() emit.Price {
+	price := t.a.o.Price
+	if price == nil {
+		return nil
+	}
+	model := cmp.Or(t.model, t.a.o.Client.Model())
+	return func(u session.Usage) (float64, bool) { return price(model, u) }
+}
+
+// budgetReason says which budget ran out.
+func budgetReason(limit error) string {
+	var steps *control.StepLimitError
+	var spend *control.BudgetError
+	switch {
+	case errors.As(limit, &steps):
+		return fmt.Sprintf("the agent used its %d steps", steps.Max)
+	case errors.As(limit, &spend) && spend.Cost:
+		return fmt.Sprintf("the turn spent its budget of $%.4g ($%.4g so far)", spend.Limit, spend.Spent)
+	case errors.As(limit, &spend):
+		return fmt.Sprintf("the turn used its budget of %.0f tokens (%.0f so far)", spend.Limit, spend.Spent)
+	}
+	return "the turn's budget ran out"
 }

@@ -54,6 +54,8 @@ type Config struct {
 	ProjectInstructions *bool `toml:"project_instructions"`
 	// Hooks are commands run at points of a session, by event name.
 	Hooks Hooks `toml:"hooks"`
+	// Budget bounds what one turn may spend, its sub-agents included.
+	Budget BudgetConfig `toml:"budget"`
 	// Models says what chat should know of a model, by its name as the
 	// server calls it ([models."qwen3:8b"]).
 	Models map[string]ModelConfig `toml:"models"`
@@ -85,11 +87,21 @@ type Config struct {
 //	cached_input_per_mtok = 0.03
 //	context_window = 32768
 type ModelConfig struct {
-	RescueToolCalls    *bool    `toml:"rescue_tool_calls"`
+	RescueToolCalls *bool `toml:"rescue_tool_calls"`
+	// Catalog names the catalog provider whose price applies, whatever
+	// the endpoint (a local proxy in front of a hosted model).
+	Catalog            string   `toml:"catalog"`
 	InputPerMTok       *float64 `toml:"input_per_mtok"`
 	OutputPerMTok      *float64 `toml:"output_per_mtok"`
 	CachedInputPerMTok *float64 `toml:"cached_input_per_mtok"`
 	ContextWindow      int      `toml:"context_window"`
+}
+
+// BudgetConfig is [budget]: per turn, the money (US dollars) and the
+// tokens a turn may spend before its answer is synthesized; 0 is no bound.
+type BudgetConfig struct {
+	MaxCost   float64 `toml:"max_cost"`
+	MaxTokens int     `toml:"max_tokens"`
 }
 
 // Rescues reports whether tool calls model writes as text are run (the
@@ -217,6 +229,8 @@ type Flags struct {
 	ContextWindow          *int
 	Sandbox                *string
 	NoProjectInstructions  *bool
+	MaxCost                *float64
+	MaxTurnTokens          *int
 }
 
 // Steps is the effective step budget. Load has checked max_steps.
@@ -319,6 +333,17 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if f.ContextWindow != nil {
 		c.ContextWindow = *f.ContextWindow
 		c.Sources["context_window"] = "flag --context-window"
+	}
+	if f.MaxCost != nil {
+		c.Budget.MaxCost = *f.MaxCost
+		c.Sources["budget.max_cost"] = "flag --max-cost"
+	}
+	if f.MaxTurnTokens != nil {
+		c.Budget.MaxTokens = *f.MaxTurnTokens
+		c.Sources["budget.max_tokens"] = "flag --max-tokens"
+	}
+	if c.Budget.MaxCost < 0 || c.Budget.MaxTokens < 0 {
+		return c, errors.New("a budget (max_cost, max_tokens) cannot be negative; 0 means none")
 	}
 	if f.NoProjectInstructions != nil && *f.NoProjectInstructions {
 		no := false

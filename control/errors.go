@@ -8,6 +8,25 @@ import (
 // ErrStepLimitExceeded is matched (errors.Is) by every *StepLimitError.
 var ErrStepLimitExceeded = errors.New("step limit exceeded")
 
+// ErrBudgetExceeded is matched (errors.Is) by every *BudgetError.
+var ErrBudgetExceeded = errors.New("turn budget exceeded")
+
+// BudgetError says which budget of a Spend ran out: money (Cost) or
+// tokens, its limit and what was spent.
+type BudgetError struct {
+	Cost         bool
+	Limit, Spent float64
+}
+
+func (e *BudgetError) Error() string {
+	if e.Cost {
+		return fmt.Sprintf("cost budget of $%.4g spent ($%.4g)", e.Limit, e.Spent)
+	}
+	return fmt.Sprintf("token budget of %.0f spent (%.0f)", e.Limit, e.Spent)
+}
+
+func (e *BudgetError) Is(target error) bool { return target == ErrBudgetExceeded }
+
 // ErrCancelled is matched (errors.Is) by every *CancelledError.
 var ErrCancelled = errors.New("turn cancelled")
 

@@ -76,10 +76,14 @@ type (
 		ID, Name, Content string
 		Err               error
 	}
-	// Usage is the token count of one completion as the server reported it.
+	// Usage is the token count of one completion as the server reported it
+	// (Cached: prompt tokens read from the provider's cache), and its cost
+	// in US dollars when the model's price is known (Priced).
 	Usage struct {
 		Origin
-		Prompt, Completion, Total int
+		Prompt, Completion, Total, Cached int
+		Cost                              float64
+		Priced                            bool
 	}
 	// ContextCap is the model's context window, once known.
 	ContextCap struct {

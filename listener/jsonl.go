@@ -45,6 +45,8 @@ type jsonEvent struct {
 	Before      int            `json:"tokens_before,omitempty"`
 	After       int            `json:"tokens_after,omitempty"`
 	Manual      bool           `json:"manual,omitempty"`
+	Cached      int            `json:"cached_tokens,omitempty"`
+	Cost        *float64       `json:"cost_usd,omitempty"`
 	Format      string         `json:"format,omitempty"`
 	Calls       int            `json:"calls,omitempty"`
 }
@@ -75,6 +77,10 @@ func (j *JSONL) OnEvent(e Event) {
 		}
 	case Usage:
 		v.Prompt, v.Completion, v.Total = &e.Prompt, &e.Completion, &e.Total
+		v.Cached = e.Cached
+		if e.Priced {
+			v.Cost = &e.Cost
+		}
 	case ContextCap:
 		v.Tokens = e.Tokens
 	case Rescued:

@@ -25,7 +25,7 @@ func TestListForSubAgent(t *testing.T) {
 	if got := len(rec.Events()); got != 2 {
 		t.Fatalf("recorder shared by reference should see 2 events, saw %d", got)
 	}
-	if tokens.Get("") != (Tokens{10, 2, 12}) || tokens.Get("researcher 0") != (Tokens{1, 1, 2}) {
+	if tokens.Get("") != (Tokens{Prompt: 10, Completion: 2, Total: 12, Unpriced: true}) || tokens.Get("researcher 0") != (Tokens{Prompt: 1, Completion: 1, Total: 2, Unpriced: true}) {
 		t.Fatalf("token tally %+v %+v", tokens.Get(""), tokens.Get("researcher 0"))
 	}
 }

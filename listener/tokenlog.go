@@ -6,8 +6,13 @@ import (
 	"sync"
 )
 
-// Tokens is a running token count.
-type Tokens struct{ Prompt, Completion, Total int }
+// Tokens is a running token count, and its cost where every completion
+// was priced.
+type Tokens struct {
+	Prompt, Completion, Total, Cached int
+	Cost                              float64
+	Unpriced                          bool // some completion had no price
+}
 
 // TokenLog adds up Usage events per agent id. A sub-agent's fork counts under
 // its own id from zero; all forks share one tally, so Totals sees the tree.
@@ -49,6 +54,9 @@ func (l *TokenLog) OnEvent(e Event) {
 	cur.Prompt += u.Prompt
 	cur.Completion += u.Completion
 	cur.Total += u.Total
+	cur.Cached += u.Cached
+	cur.Cost += u.Cost
+	cur.Unpriced = cur.Unpriced || !u.Priced
 	t.byID[l.id] = cur
 	t.mu.Unlock()
 	if l.w != nil {
@@ -56,7 +64,14 @@ func (l *TokenLog) OnEvent(e Event) {
 		if name == "" {
 			name = "main"
 		}
-		fmt.Fprintf(l.w, "[tokens %s] prompt %d, completion %d, total %d\n", name, u.Prompt, u.Completion, u.Total)
+		line := fmt.Sprintf("[tokens %s] prompt %d, completion %d, total %d", name, u.Prompt, u.Completion, u.Total)
+		if u.Cached > 0 {
+			line += fmt.Sprintf(" (%d of the prompt cached)", u.Cached)
+		}
+		if u.Priced {
+			line += fmt.Sprintf(" · $%.6f", u.Cost)
+		}
+		fmt.Fprintln(l.w, line)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -35,13 +36,25 @@ func (c *Client) ContextWindow(ctx context.Context, model string) (tokens int, s
 		}
 	}
 	var show struct {
-		ModelInfo map[string]any `json:"model_info"`
+		ModelInfo  map[string]any `json:"model_info"`
+		Parameters string         `json:"parameters"`
 	}
 	body, _ := json.Marshal(map[string]string{"model": model})
 	if c.getJSON(ctx, http.MethodPost, root+"/api/show", body, &show) {
+		// The window Ollama runs is num_ctx, not the training size in
+		// model_info; over it, Ollama drops the oldest messages without a
+		// word. Without num_ctx it runs its default, which the training
+		// size only bounds.
+		for _, line := range strings.Split(show.Parameters, "\n") {
+			if f := strings.Fields(line); len(f) == 2 && f[0] == "num_ctx" {
+				if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
+					return n, "Ollama num_ctx"
+				}
+			}
+		}
 		for k, v := range show.ModelInfo {
 			if f, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") && f > 0 {
-				return int(f), "Ollama /api/show"
+				return min(int(f), ollamaDefaultContext), "Ollama's default context"
 			}
 		}
 	}
@@ -50,6 +63,11 @@ func (c *Client) ContextWindow(ctx context.Context, model string) (tokens int, s
 	}
 	return 0, ""
 }
+
+// ollamaDefaultContext is the window Ollama runs a model with when
+// nothing sets num_ctx (OLLAMA_CONTEXT_LENGTH changes it; so does
+// context_window in chat's config).
+const ollamaDefaultContext = 4096
 
 func (c *Client) fromModelList(ctx context.Context, model string) int {
 	var list struct {

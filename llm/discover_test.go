@@ -54,7 +54,10 @@ func TestContextWindow(t *testing.T) {
 		{"openrouter list", map[string]string{"GET /v1/models": `{"data":[{"id":"x/y","context_length":65536}]}`}, "x/y", 65536, "the server's model list"},
 		{"vllm list", map[string]string{"GET /v1/models": `{"data":[{"id":"m","max_model_len":32768}]}`}, "m", 32768, "the server's model list"},
 		{"llama.cpp props", map[string]string{"GET /props": `{"default_generation_settings":{"n_ctx":2048}}`}, "any", 2048, "llama.cpp /props"},
-		{"ollama show", map[string]string{"POST /api/show": `{"model_info":{"llama.context_length":131072}}`}, "llama3.1", 131072, "Ollama /api/show"},
+		{"ollama show, no num_ctx", map[string]string{"POST /api/show": `{"model_info":{"llama.context_length":131072}}`}, "llama3.1", 4096, "Ollama's default context"},
+		// As recorded from Ollama (../shared/fixtures/ollama): the training
+		// size in model_info, the window it runs in parameters.
+		{"ollama num_ctx", map[string]string{"POST /api/show": `{"parameters":"num_ctx                        2048\nstop                           \"<|im_end|>\"","model_info":{"qwen3.context_length":16384}}`}, "scripted-tiny", 2048, "Ollama num_ctx"},
 		{"table", nil, "openai/gpt-4o-mini-2024-07-18", 128000, "the built-in table"},
 		{"unknown", nil, "my-finetune", 0, ""},
 	}

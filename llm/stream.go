@@ -77,13 +77,20 @@ type wireUsage struct {
 	Prompt     int `json:"prompt_tokens"`
 	Completion int `json:"completion_tokens"`
 	Total      int `json:"total_tokens"`
+	Details    *struct {
+		Cached int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
 }
 
 func (u *wireUsage) session() *session.Usage {
 	if u == nil {
 		return nil
 	}
-	return &session.Usage{Prompt: u.Prompt, Completion: u.Completion, Total: u.Total}
+	out := &session.Usage{Prompt: u.Prompt, Completion: u.Completion, Total: u.Total}
+	if u.Details != nil {
+		out.Cached = min(u.Details.Cached, u.Prompt)
+	}
+	return out
 }
 
 type wireError struct {

@@ -42,11 +42,14 @@ type Usage struct {
 	Prompt     int `json:"prompt_tokens"`
 	Completion int `json:"completion_tokens"`
 	Total      int `json:"total_tokens"`
+	// Cached is the part of Prompt the provider read from its prompt
+	// cache (usage.prompt_tokens_details.cached_tokens), billed apart.
+	Cached int `json:"cached_tokens,omitempty"`
 }
 
 // Add sums two counts.
 func (u Usage) Add(o Usage) Usage {
-	return Usage{u.Prompt + o.Prompt, u.Completion + o.Completion, u.Total + o.Total}
+	return Usage{u.Prompt + o.Prompt, u.Completion + o.Completion, u.Total + o.Total, u.Cached + o.Cached}
 }
 
 // FilePart is a file attached to a user message.

@@ -40,6 +40,8 @@ type Options struct {
 	// Window is the model's context size (0: unknown): the transcript is
 	// cut to fit it, oldest part first.
 	Window int
+	// Price puts the answer's cost in its Usage event (nil: unpriced).
+	Price emit.Price
 }
 
 // Run returns the synthesized assistant message (marked Synthesized).
@@ -66,7 +68,7 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 	resp.ToolCalls = nil // none were offered; a server that sends some anyway is ignored
 	msg := emit.AssistantMessage(resp)
 	msg.Synthesized = true
-	emit.Message(o.Listeners, origin, msg)
+	emit.Message(o.Listeners, origin, msg, o.Price)
 	return msg, nil
 }
 

@@ -87,6 +87,8 @@ type rootOptions struct {
 	ifBusy  string
 
 	noProject bool
+	maxCost   float64
+	maxTokens int
 }
 
 // runFunc runs `chat` once its flags and config are read: print mode or
@@ -155,6 +157,8 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
 	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out of the system prompt")
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
+	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend (priced models) before its answer is synthesized; 0 = no bound")
+	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o),
@@ -174,6 +178,7 @@ func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, erro
 		NoStream: given(changed, "no-stream", &o.noStream), Yes: given(changed, "yes", &o.yes),
 		ContextWindow: given(changed, "context-window", &o.ctxWin), Sandbox: given(changed, "sandbox", &o.sandbox),
 		NoProjectInstructions: given(changed, "no-project-instructions", &o.noProject),
+		MaxCost:               given(changed, "max-cost", &o.maxCost), MaxTurnTokens: given(changed, "max-tokens", &o.maxTokens),
 	}
 	return loadConfigFile(d, o, fl)
 }

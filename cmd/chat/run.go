@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/hook"
+	"github.com/chatrepl/chat/internal/pricing"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
@@ -75,6 +77,8 @@ func newAgent(ctx context.Context, d deps, cfg config.Config, v voice, s *sessio
 		Temperature: cfg.Temperature,
 		CompactAt:   cfg.CompactShare(),
 		NoRescue:    func(model string) bool { return !cfg.Rescues(model) },
+		Price:       priceOf(cfg),
+		Spend:       control.NewSpend(cfg.Budget.MaxTokens, cfg.Budget.MaxCost),
 	}), nil
 }
 
@@ -161,8 +165,27 @@ func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe
 			}
 		}()
 	default:
-		a.SetContextWindow(llm.KnownContextWindow(a.Model()))
+		a.SetContextWindow(cmp.Or(llm.KnownContextWindow(a.Model()), pricing.Window(a.Model(), cfg.BaseURL)))
 	}
+}
+
+// priceOf prices a model's usage: the config's prices, the catalog's, or
+// nothing (an unknown model shows tokens only).
+func priceOf(cfg config.Config) func(model string, u session.Usage) (float64, bool) {
+	return func(model string, u session.Usage) (float64, bool) {
+		p, ok := modelPrice(cfg, model)
+		if !ok {
+			return 0, false
+		}
+		return p.Cost(u), true
+	}
+}
+
+// modelPrice is what model costs where cfg points.
+func modelPrice(cfg config.Config, model string) (pricing.Price, bool) {
+	m := cfg.Models[model]
+	return pricing.Lookup(model, cfg.BaseURL, pricing.Override{Input: m.InputPerMTok, Output: m.OutputPerMTok,
+		CachedInput: m.CachedInputPerMTok, Catalog: m.Catalog})
 }
 
 // wired is a run set up: its session (and where it is saved), its tools

@@ -36,8 +36,12 @@ func Handler(ls *listener.List, o listener.Origin, c *control.Cancellable) llm.H
 	}
 }
 
-// Message emits the events of one finished assistant message.
-func Message(ls *listener.List, o listener.Origin, m session.Message) {
+// Price is what a completion's usage costs (ok false: not known).
+type Price func(u session.Usage) (usd float64, ok bool)
+
+// Message emits the events of one finished assistant message; price, when
+// set, puts the cost in its Usage event.
+func Message(ls *listener.List, o listener.Origin, m session.Message, price Price) {
 	if m.Reasoning != "" {
 		ls.Emit(listener.Thinking{Origin: o, Text: m.Reasoning})
 	}
@@ -47,7 +51,11 @@ func Message(ls *listener.List, o listener.Origin, m session.Message) {
 	}
 	ls.Emit(listener.Assistant{Origin: o, Text: m.Content, ToolCalls: calls, Synthesized: m.Synthesized, Finish: m.Finish})
 	if m.Usage != nil {
-		ls.Emit(listener.Usage{Origin: o, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total})
+		u := listener.Usage{Origin: o, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total, Cached: m.Usage.Cached}
+		if price != nil {
+			u.Cost, u.Priced = price(*m.Usage)
+		}
+		ls.Emit(u)
 	}
 }
 
