@@ -82,9 +82,10 @@ func (a *Agent) ContextSize() int {
 
 // ContextParts is the estimated make-up of the next request, in tokens.
 type ContextParts struct {
-	// System includes Project, the project's instructions (AGENTS.md).
-	System, Project, Tools, Summary, History, Window int
-	Summarized                                       int // messages the summary stands for
+	// System includes Project, the project's instructions (AGENTS.md);
+	// History includes Files, the attachments.
+	System, Project, Tools, Summary, History, Files, Window int
+	Summarized                                              int // messages the summary stands for
 }
 
 // ContextReport breaks the next request down (/context).
@@ -109,6 +110,11 @@ func (a *Agent) ContextReport() ContextParts {
 			p.System += session.EstimateTokens([]session.Message{m})
 		default:
 			p.History += session.EstimateTokens([]session.Message{m})
+			if len(m.Files) > 0 {
+				bare := m
+				bare.Files = nil
+				p.Files += session.EstimateTokens([]session.Message{m}) - session.EstimateTokens([]session.Message{bare})
+			}
 		}
 	}
 	if at >= 0 { // the summary rides in the system message

@@ -119,7 +119,10 @@ func (t *turn) completion() (llm.Response, error) {
 	}
 	resp, err := o.Client.Complete(o.Cancellable.Context(), req, handler)
 	if resp.Usage != nil {
-		cost, _ := t.price()(*resp.Usage)
+		var cost float64
+		if price := t.price(); price != nil {
+			cost, _ = price(*resp.Usage)
+		}
 		o.Spend.Add(resp.Usage.Total, cost)
 	}
 	if hold != nil {

@@ -42,6 +42,7 @@ var commands = []command{
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
 	{"/compact", "[TEXT]", "summarize the earlier turns to free the context window (TEXT: what to keep)", true},
 	{"/context", "", "what the context window holds, in tokens", false},
+	{"/cost", "", "tokens and cost of the session and its last turn, and what the next request carries", false},
 	{"/init", "", "ask the model to write an AGENTS.md for this repository (you approve the file)", true},
 	{"/hooks", "", "list the hooks that run, and the project's waiting for trust", false},
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
@@ -125,7 +126,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.helpBlock())
 	case "/new":
 		s := a.NewSession()
-		m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
+		m.resetSpent()
+		m.lastAnswer, m.lastSynthesized = "", false
 		m.contextUsed = 0
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
 		if host := m.opts.Sessions; host != nil {
@@ -287,6 +289,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		return m.compact(arg), true
 	case "/context":
 		m.print(m.noticeBlock(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.opts.Project)))
+	case "/cost":
+		m.print(m.noticeBlock(m.st.notice, m.costReport()))
 	case "/init":
 		return m.startTurn(agent.InitPrompt), true
 	case "/hooks":
@@ -429,7 +433,8 @@ func (m *Model) onResumed(msg resumedMsg) {
 	}
 	s := msg.s
 	m.opts.Agent.SetSession(s)
-	m.tokensIn, m.tokensOut, m.lastAnswer, m.lastSynthesized = 0, 0, "", false
+	m.resetSpent()
+	m.lastAnswer, m.lastSynthesized = "", false
 	m.showResumed(s.Messages())
 }
 

@@ -57,6 +57,10 @@ type Options struct {
 	Hooks func() string
 	// Project names the project's instructions files, for /context.
 	Project []string
+	// Price is what usage of a model costs (ok false: unknown); nil
+	// prices nothing. PriceSource says where a model's price comes from.
+	Price       func(model string, u session.Usage) (usd float64, ok bool)
+	PriceSource func(model string) string
 	// Rewind takes back what the agent did (nil: checkpoints are off).
 	Rewind Rewinder
 	// Resumed: the session was continued (--continue, --resume): show
@@ -161,12 +165,18 @@ type Model struct {
 	// agentName is the persona in use, "" for the default agent.
 	agentName string
 
-	tokensIn, tokensOut int
-	contextCap          int
-	contextUsed         int // the last request's prompt and answer
-	lastAnswer          string
-	lastSynthesized     bool
-	lastUser            string
+	spent, turnSpent spent
+	// nextBase is the size of the next request before the input (keyed by
+	// the history's length and the model), for the status bar's estimate.
+	nextBase struct {
+		key    string
+		tokens int
+	}
+	contextCap      int
+	contextUsed     int // the last request's prompt and answer
+	lastAnswer      string
+	lastSynthesized bool
+	lastUser        string
 
 	pending     []pendingItem
 	attachments []session.FilePart // for the next message (/attach)

@@ -15,14 +15,21 @@ func (m *Model) statusView() string {
 	if sl := m.opts.Agent.StepLimit(); sl != nil && sl.Max() > 0 {
 		parts = append(parts, fmt.Sprintf("steps %d/%d", min(m.steps, sl.Max()), sl.Max()))
 	}
-	if m.tokensIn+m.tokensOut > 0 {
-		parts = append(parts, fmt.Sprintf("↑%s ↓%s", human(m.tokensIn), human(m.tokensOut)))
+	if m.spent.in+m.spent.out > 0 {
+		tokens := fmt.Sprintf("↑%s ↓%s", human(m.spent.in), human(m.spent.out))
+		if c := m.spent.costLabel(); c != "" {
+			tokens += " " + c
+		}
+		parts = append(parts, tokens)
 	}
 	switch {
 	case m.contextCap > 0 && m.contextUsed > 0:
 		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.contextUsed), human(m.contextCap)))
 	case m.contextCap > 0:
 		parts = append(parts, "ctx "+human(m.contextCap)) // nothing measured yet
+	}
+	if next := m.nextRequest(); next != "" {
+		parts = append(parts, next)
 	}
 	if m.bang != nil {
 		parts = append(parts, m.spin.View()+" running your command · ctrl+c stops it")

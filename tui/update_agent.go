@@ -35,6 +35,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 // earlier, cancelled turn.
 func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
 	m.busy, m.started, m.steps = true, m.now(), 0
+	m.turnSpent = spent{}
 	m.live = liveTurn{state: state}
 	m.notice = ""
 	m.turn = turn.ID
@@ -127,8 +128,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		}
 		m.live.state = "waiting for the model"
 	case listener.Usage:
-		m.tokensIn += e.Prompt
-		m.tokensOut += e.Completion
+		m.onUsage(e)
 		if e.Agent == "" { // the synthesizer's request is not this conversation
 			m.contextUsed = e.Prompt + e.Completion
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/catwalk/pkg/embedded"
 
@@ -83,5 +84,33 @@ func TestCostFromTheCatalog(t *testing.T) {
 	local, localErr, _ := run(t, command(t, oaitest.New(t, oaitest.Answer{Text: "free"}), "--json", "-p", "hi"))
 	if !strings.Contains(local, `"cost_usd":0`) {
 		t.Errorf("a local model is not free: %s %s", local, localErr)
+	}
+}
+
+// TestTUICostAsYouGo: with a priced model the status bar shows the
+// session's cost, what the next request would carry while the person
+// types, and /cost breaks it down.
+func TestTUICostAsYouGo(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "an answer that costs"})
+	tm := startTermOpts(t, srv, termOpts{config: "[models.scripted-model]\ninput_per_mtok = 3.0\noutput_per_mtok = 15.0\n"})
+	tm.typeText("what will this cost")
+	tm.waitFor("next ~", 10*time.Second)
+	if !strings.Contains(tm.screen(), "next ~") || !strings.Contains(tm.screen(), " $0.00") {
+		t.Fatalf("no estimate with a price while typing:\n%s", tm.screen())
+	}
+	tm.keys("Enter")
+	tm.waitFor("an answer that costs", 10*time.Second)
+	tm.waitIdle(10 * time.Second)
+	tm.ask("/cost")
+	tm.waitFor("last turn", 10*time.Second)
+	screen := tm.screen()
+	for _, want := range []string{"session  input", "output", "next request ~", "prices: config: $3 input"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/cost has no %q:\n%s", want, screen)
+		}
+	}
+	if !strings.Contains(screen, "↑") || !strings.Contains(screen, " $0.0") {
+		t.Errorf("the status bar has no cost:\n%s", screen)
 	}
 }

@@ -69,6 +69,14 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Files:       func(depth int) ([]string, error) { return tool.ProjectFiles(host.cwd, maxMentionFiles, depth) },
 		Project:     projectFiles(w.voice.instructions),
 		Rewind:      rewinder(w),
+		Price:       priceOf(cfg),
+		PriceSource: func(model string) string {
+			p, ok := modelPrice(cfg, model)
+			if !ok {
+				return "none known for " + model + " (the catalog does not list it; [models.NAME] input_per_mtok and output_per_mtok set one)"
+			}
+			return fmt.Sprintf("%s: $%g input, $%g cached input, $%g output per million tokens", p.Source, p.Input, p.CachedInput, p.Output)
+		},
 		AgentName:   w.name,
 		SwitchAgent: func(name string) error { return w.switchAgent(cfg, name) },
 	}, ls)

@@ -1,0 +1,101 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chatrepl/chat/internal/pricing"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+// spent adds up what completions used and cost: the session's, and the
+// current (or last) turn's.
+type spent struct {
+	in, out, cached int
+	cost            float64
+	unpriced        bool // some completion had no price: no total is shown
+}
+
+func (s *spent) add(e listener.Usage) {
+	s.in += e.Prompt
+	s.out += e.Completion
+	s.cached += e.Cached
+	s.cost += e.Cost
+	s.unpriced = s.unpriced || !e.Priced
+}
+
+// costLabel is the cost as the status bar shows it ("" when unknown).
+func (s spent) costLabel() string {
+	if s.unpriced || s.in+s.out == 0 {
+		return ""
+	}
+	return pricing.Format(s.cost)
+}
+
+func (m *Model) onUsage(e listener.Usage) {
+	m.spent.add(e)
+	m.turnSpent.add(e)
+}
+
+// resetSpent starts counting again (a new or another session).
+func (m *Model) resetSpent() { m.spent, m.turnSpent = spent{}, spent{} }
+
+// nextRequest is what sending the input now would carry: the request as
+// it stands plus the input, in tokens, and its cost where the model is
+// priced. The history's part is computed once per history and model.
+func (m *Model) nextRequest() string {
+	text := m.input.value()
+	if m.busy || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") || isBangLine(text) {
+		return ""
+	}
+	a := m.opts.Agent
+	key := fmt.Sprintf("%d %s", a.Session().Len(), a.Model())
+	if m.nextBase.key != key {
+		m.nextBase.key, m.nextBase.tokens = key, a.ContextSize()
+	}
+	tokens := m.nextBase.tokens + session.TextTokens(len(text))
+	label := "next ~" + human(tokens)
+	if m.opts.Price != nil {
+		if usd, ok := m.opts.Price(a.Model(), session.Usage{Prompt: tokens}); ok {
+			label += " " + pricing.Format(usd)
+		}
+	}
+	return label
+}
+
+// costReport is /cost: what the session and its last turn used and cost,
+// and what the next request carries, by part.
+func (m *Model) costReport() string {
+	a := m.opts.Agent
+	var b strings.Builder
+	line := func(name string, s spent) {
+		fmt.Fprintf(&b, "%-8s input %s", name, human(s.in))
+		if s.cached > 0 {
+			fmt.Fprintf(&b, " (cached %s)", human(s.cached))
+		}
+		fmt.Fprintf(&b, " · output %s", human(s.out))
+		switch {
+		case s.in+s.out == 0:
+		case s.unpriced:
+			b.WriteString(" · no price known for this model (tokens only)")
+		default:
+			b.WriteString(" · " + pricing.Format(s.cost))
+		}
+		b.WriteString("\n")
+	}
+	line("session", m.spent)
+	line("last turn", m.turnSpent)
+	p := a.ContextReport()
+	fmt.Fprintf(&b, "next request ~%s tokens: system %s, tools %s, summary %s, history %s (attachments %s)",
+		human(p.System+p.Tools+p.Summary+p.History), human(p.System), human(p.Tools), human(p.Summary), human(p.History), human(p.Files))
+	if m.opts.Price != nil {
+		if usd, ok := m.opts.Price(a.Model(), session.Usage{Prompt: p.System + p.Tools + p.Summary + p.History}); ok {
+			b.WriteString(" · its input " + pricing.Format(usd))
+		}
+	}
+	if m.opts.PriceSource != nil {
+		b.WriteString("\nprices: " + m.opts.PriceSource(a.Model()))
+	}
+	return b.String()
+}
