@@ -74,6 +74,10 @@ func (t *Terminal) OnEvent(e Event) {
 			t.writeAnswer(String(e.Text))
 		}
 		t.streamed = false
+		if e.Finish == "length" && len(e.ToolCalls) == 0 {
+			t.endAnswerLine()
+			fmt.Fprintf(s.diag, "%s! the answer was cut off: the model reached its output limit (finish_reason \"length\"); a larger max_tokens, or asking it to go on, gets the rest\n", t.indent)
+		}
 	case ThinkingDelta:
 		if s.showThinking {
 			fmt.Fprint(s.diag, t.thinking.Clean(e.Text))

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,9 @@ type APIError struct {
 	// Window is the context size the server named in a context-overflow
 	// error (llama.cpp's n_ctx, "maximum context length is N"); 0 if none.
 	Window int
+	// NoKey: the request carried no API key (a 401 then wants one, where
+	// with a key it refused that key).
+	NoKey bool
 }
 
 func (e *APIError) Error() string {
@@ -60,8 +64,10 @@ func (e *APIError) hint() string {
 	switch {
 	case strings.Contains(msg, "insufficient_quota"):
 		return "the account is out of credit; check its billing"
+	case e.Status == 401 && e.NoKey:
+		return "the server wants an API key and none is set; set OPENAI_API_KEY, or api_key or api_key_cmd in the config"
 	case e.Status == 401:
-		return "the API key was rejected; set OPENAI_API_KEY or api_key_cmd in the config"
+		return "the server refused the API key that was sent; check OPENAI_API_KEY, or api_key or api_key_cmd in the config"
 	case e.Status == 403:
 		return "the API key may not use this model or endpoint"
 	case e.Status == 404 && strings.Contains(msg, "model"):
@@ -196,6 +202,13 @@ func bodyError(body []byte) *APIError {
 		e.Message, e.Type, e.Code = v.Message, v.Type, fmt.Sprint(orEmpty(v.Code))
 	case v.Detail != nil:
 		e.Message = fmt.Sprint(v.Detail)
+	}
+	// Ollama passes llama-server's whole error body on as its message.
+	if msg := strings.TrimSpace(e.Message); strings.HasPrefix(msg, "{") && json.Valid([]byte(msg)) {
+		if in := bodyError([]byte(msg)); in.Message != "" && in.Message != msg {
+			e.Message, e.Window = in.Message, in.Window
+			e.Type, e.Code = cmp.Or(in.Type, e.Type), cmp.Or(in.Code, e.Code)
+		}
 	}
 	return e
 }

@@ -14,7 +14,8 @@ func TestErrorAdvice(t *testing.T) {
 		retry      bool
 		retryAfter time.Duration
 	}{
-		{APIError{Status: 401}, "set OPENAI_API_KEY", false, 0},
+		{APIError{Status: 401}, "refused the API key that was sent; check OPENAI_API_KEY", false, 0},
+		{APIError{Status: 401, NoKey: true}, "wants an API key and none is set; set OPENAI_API_KEY", false, 0},
 		{APIError{Status: 404, Message: "The model `x` does not exist"}, "--model", false, 0},
 		{APIError{Status: 404, Message: "Not Found"}, "ends in /v1", false, 0},
 		{APIError{Status: 400, Message: "This model's maximum context length is 8192 tokens"}, "context window", false, 0},
@@ -39,10 +40,17 @@ func TestBodyErrorShapes(t *testing.T) {
 		{`{"detail":"Not authenticated"}`, "Not authenticated"},
 		{`<html>Bad Gateway</html>`, "<html>Bad Gateway</html>"},
 		{`{"error":{"code":429,"message":"Provider returned error","metadata":{"raw":"upstream busy"}}}`, "Provider returned error: upstream busy"},
+		// Ollama, recorded (../shared/fixtures/ollama/04): llama-server's
+		// error body as the message.
+		{`{"error":{"message":"{\"error\":{\"code\":400,\"message\":\"request (5804 tokens) exceeds the available context size (2048 tokens), try increasing it\",\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":5804,\"n_ctx\":2048}}","type":"invalid_request_error","param":null,"code":null}}`,
+			"request (5804 tokens) exceeds the available context size (2048 tokens), try increasing it"},
 	}
 	for _, tt := range tests {
 		if got := bodyError([]byte(tt.body)).Message; got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.body, got, tt.want)
+		}
+		if e := bodyError([]byte(tt.body)); strings.Contains(tt.body, "n_ctx") && (e.Window != 2048 || e.Type != "exceed_context_size_error") {
+			t.Errorf("the wrapped error's window and type: %+v", e)
 		}
 	}
 }

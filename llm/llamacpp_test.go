@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/llm"
 )
 
 // recorded serves a raw HTTP exchange recorded from a real server: its
@@ -48,7 +49,7 @@ func TestLlamaServer(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		file, text, reasoning, calls, finish, err string
-		noStream                                  bool
+		noStream, noKey                           bool
 	}{
 		{file: "01-chat-nonstream.response.http", text: "Hello! I am a tiny scripted test model.", reasoning: "The user wants a reply.\n", finish: "stop", noStream: true},
 		{file: "02-chat-stream-usage.response.http", text: "Hello! I am a tiny scripted test model.", reasoning: "The user wants a reply.\n", finish: "stop"},
@@ -58,7 +59,8 @@ func TestLlamaServer(t *testing.T) {
 		{file: "07-after-tool-stream-usage.response.http", text: "The weather in Paris is sunny and 22 C.", finish: "stop"},
 		{file: "09-length-stream-usage.response.http", text: "Hello! I am", reasoning: "The user wants a reply.\n", finish: "length"},
 		{file: "12-ctx-exceeded-stream.response.http", err: "exceeds the available context size"},
-		{file: "31-wrong-api-key.response.http", err: "the API key was rejected"},
+		{file: "31-wrong-api-key.response.http", err: "the server refused the API key that was sent"},
+		{file: "30-no-api-key.response.http", err: "the server wants an API key and none is set", noKey: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -67,7 +69,11 @@ func TestLlamaServer(t *testing.T) {
 			var c collect
 			req := ask("x")
 			req.NoStream = tt.noStream
-			resp, err := newClient(srv).Complete(context.Background(), req, c.handler())
+			client := newClient(srv)
+			if tt.noKey {
+				client = llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m"})
+			}
+			resp, err := client.Complete(context.Background(), req, c.handler())
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err %v, want %q", err, tt.err)

@@ -141,7 +141,7 @@ func TestRetries(t *testing.T) {
 		srv.SetAPIKey("the-right-key")
 		var c collect
 		_, err := newClient(srv).Complete(context.Background(), ask("x"), c.handler())
-		if err == nil || !strings.Contains(err.Error(), "401 from") || !strings.Contains(err.Error(), "set OPENAI_API_KEY") || len(c.retries) != 0 {
+		if err == nil || !strings.Contains(err.Error(), "401 from") || !strings.Contains(err.Error(), "check OPENAI_API_KEY") || len(c.retries) != 0 {
 			t.Fatalf("err %v retries %d", err, len(c.retries))
 		}
 		if strings.Contains(err.Error(), "test-key") {

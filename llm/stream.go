@@ -242,7 +242,11 @@ func (c *Client) wrapAt(ctx context.Context, err error, x *exchange, url string)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return classify(err, url, x)
+	err = classify(err, url, x)
+	if api, ok := err.(*APIError); ok {
+		api.NoKey = c.cfg.APIKey == ""
+	}
+	return err
 }
 
 func clipBytes(b []byte, n int) string { return clip.String(string(b[:min(len(b), n+4)]), n) }

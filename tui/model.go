@@ -172,7 +172,6 @@ type Model struct {
 		key    string
 		tokens int
 	}
-	contextCap      int
 	contextUsed     int // the last request's prompt and answer
 	lastAnswer      string
 	lastSynthesized bool

@@ -411,7 +411,7 @@ func TestStatusBar(t *testing.T) {
 	t.Parallel()
 	f := busyFixture(t, "q")
 	o := listener.Origin{Turn: 1}
-	f.event(listener.ContextCap{Origin: o, Tokens: 128000})
+	f.m.opts.Agent.SetContextWindow(128000)
 	f.event(listener.Usage{Origin: o, Prompt: 1500, Completion: 500, Total: 2000})
 	f.event(listener.Usage{Origin: o, Prompt: 2500, Completion: 100, Total: 2600})
 	f.event(listener.ToolCall{Origin: o, Name: "grep"})
@@ -429,7 +429,7 @@ func TestStatusBar(t *testing.T) {
 func TestContextStatusAndCompaction(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.event(listener.ContextCap{Tokens: 10000}) // not tied to a turn
+	f.m.opts.Agent.SetContextWindow(10000) // not tied to a turn: the status bar reads the agent
 	f.busy("q")
 	o := listener.Origin{Turn: 1}
 	f.event(listener.Usage{Origin: o, Prompt: 8400, Completion: 100})

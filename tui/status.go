@@ -22,11 +22,11 @@ func (m *Model) statusView() string {
 		}
 		parts = append(parts, tokens)
 	}
-	switch {
-	case m.contextCap > 0 && m.contextUsed > 0:
-		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.contextUsed), human(m.contextCap)))
-	case m.contextCap > 0:
-		parts = append(parts, "ctx "+human(m.contextCap)) // nothing measured yet
+	switch window := m.opts.Agent.ContextWindow(); {
+	case window > 0 && m.contextUsed > 0:
+		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.contextUsed), human(window)))
+	case window > 0:
+		parts = append(parts, "ctx "+human(window)) // nothing measured yet
 	}
 	if next := m.nextRequest(); next != "" {
 		parts = append(parts, next)

@@ -74,8 +74,10 @@ func (m *Model) endTurn() {
 }
 
 func (m *Model) onEvent(ev listener.Event) tea.Cmd {
-	if c, ok := ev.(listener.ContextCap); ok { // not tied to a turn
-		m.contextCap = c.Tokens
+	if _, ok := ev.(listener.ContextCap); ok {
+		// Not tied to a turn; the status bar reads the agent's window
+		// itself (a probe may answer before the program listens), and
+		// this event only draws it again.
 		return nil
 	}
 	if ev.Source().Turn <= m.ignoreUpTo {

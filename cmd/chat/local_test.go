@@ -84,3 +84,14 @@ func TestTextThatIsNotACallStaysText(t *testing.T) {
 		})
 	}
 }
+
+// TestCutAnswerIsSaid: an answer cut by finish_reason "length" is said on
+// stderr in print mode (it used to end silently, exit 0).
+func TestCutAnswerIsSaid(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "Hello! I am", Finish: "length"})
+	out, errOut, code := run(t, command(t, srv, "-p", "hi"))
+	if code != 0 || !strings.Contains(out, "Hello! I am") || !strings.Contains(errOut, "cut off") {
+		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errOut)
+	}
+}
