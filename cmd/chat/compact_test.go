@@ -84,21 +84,26 @@ func wantSummarySent(t *testing.T, srv *oaitest.Server) {
 }
 
 // TestPrintModeLongConversation: thirty `chat --continue -p` runs of long
-// answers against a 4,096-token server. With the window known, no request
+// answers against a 4,096-token server. With the window known (a flag, or
+// the server says it and print mode asks, as llama-server does), no request
 // is refused; without it, each refusal compacts and retries once. Every
 // turn is answered, the file keeps every word, and a continued session
 // sends the summary and the recent turns.
 func TestPrintModeLongConversation(t *testing.T) {
 	t.Parallel()
-	for _, known := range []bool{true, false} {
-		t.Run(fmt.Sprintf("window known %v", known), func(t *testing.T) {
+	for _, how := range []string{"flag", "server", "unknown"} {
+		known := how != "unknown"
+		t.Run("window "+how, func(t *testing.T) {
 			t.Parallel()
 			srv := windowServer(t)
+			if how == "server" { // llama-server's /props: print mode asks it
+				srv.SayWindow()
+			}
 			home, dir := t.TempDir(), t.TempDir()
 			compacted := 0
 			for i := 1; i <= 30; i++ {
 				args := []string{"--continue", "-p", question(i)}
-				if known {
+				if how == "flag" {
 					args = append([]string{"--context-window", fmt.Sprint(window)}, args...)
 				}
 				out, errOut, code := run(t, inHome(t, command(t, srv, args...), home, dir))

@@ -9,16 +9,22 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/pricing"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 )
 
 // maxPipedInput bounds what print mode reads from stdin.
 const maxPipedInput = 10 << 20
+
+// windowProbeWait bounds how long print mode's first request waits for the
+// server to say its context window.
+const windowProbeWait = 1500 * time.Millisecond
 
 // runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
 // The first SIGINT cancels the turn cleanly (stream closed, output ended
@@ -98,8 +104,16 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		}
 		a.SetSchema(schema)
 	}
-	w.start(ctx, cfg, false)
+	// A local server is asked its window as the REPL asks: a llama.cpp
+	// or Ollama window is what the server runs, not what a table says. The
+	// first request waits for the answer a little, no longer. A hosted
+	// model's window is the table's or the catalog's, at once.
+	w.start(ctx, cfg, pricing.IsLocal(cfg.BaseURL))
 	w.connectEager(ctx, d)
+	select {
+	case <-w.windowSettled:
+	case <-time.After(windowProbeWait):
+	}
 	res, err := a.Run(ctx, prompt, files...)
 	w.host.save(w.sess) // healing placeholders and the like are not appends
 	switch {

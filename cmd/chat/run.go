@@ -152,7 +152,10 @@ func resolveEndpoint(ctx context.Context, d deps, cfg *config.Config) error {
 // contextWindow is the explicit size when configured, else what the
 // table knows; probe also asks the server (the REPL does, in the
 // background).
-func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe bool) {
+// The channel is closed once the window is settled (at once, unless it
+// probes).
+func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe bool) <-chan struct{} {
+	settled := make(chan struct{})
 	switch {
 	case cfg.ContextWindow > 0:
 		a.SetContextWindow(cfg.ContextWindow)
@@ -160,13 +163,18 @@ func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe
 		a.SetContextWindow(cfg.Models[a.Model()].ContextWindow)
 	case probe:
 		go func() {
-			if n, _ := client(cfg, a.Model()).ContextWindow(ctx, a.Model()); n > 0 {
+			defer close(settled)
+			n, _ := client(cfg, a.Model()).ContextWindow(ctx, a.Model())
+			if n = cmp.Or(n, pricing.Window(a.Model(), cfg.BaseURL)); n > 0 {
 				a.SetContextWindow(n)
 			}
 		}()
+		return settled
 	default:
 		a.SetContextWindow(cmp.Or(llm.KnownContextWindow(a.Model()), pricing.Window(a.Model(), cfg.BaseURL)))
 	}
+	close(settled)
+	return settled
 }
 
 // priceOf prices a model's usage: the config's prices, the catalog's, or
@@ -203,6 +211,9 @@ type wired struct {
 	name       string // the agent definition in use ("" for the default)
 	ext        extended
 	voice      voice
+	// windowSettled is closed once the context window is known (or
+	// known to be unknown).
+	windowSettled <-chan struct{}
 }
 
 // wire opens the run's session, builds the tools (asking approver, when
@@ -346,7 +357,7 @@ func (w *wired) close() {
 // settles the context window (probe: also ask the server).
 func (w *wired) start(ctx context.Context, cfg config.Config, probe bool) {
 	w.host.begin(w.sess, definitionJSON(w.agent, w.name))
-	contextWindow(ctx, cfg, w.agent, probe)
+	w.windowSettled = contextWindow(ctx, cfg, w.agent, probe)
 	source := "startup"
 	if w.sess.Len() > 1 {
 		source = "resume"

@@ -113,6 +113,7 @@ type Server struct {
 	forgotten int
 	hangups   chan int
 	window    int
+	props     bool
 	refused   int
 }
 
@@ -143,6 +144,24 @@ func (s *Server) SetWindow(tokens int) {
 	s.mu.Lock()
 	s.window = tokens
 	s.mu.Unlock()
+}
+
+// SayWindow makes the server answer GET /props with its window, as
+// llama-server does (after SetWindow).
+func (s *Server) SayWindow() {
+	s.mu.Lock()
+	s.props = true
+	s.mu.Unlock()
+}
+
+// windowSaid is the window /props tells (0: it does not answer).
+func (s *Server) windowSaid() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.props {
+		return 0
+	}
+	return s.window
 }
 
 // Overflows is how many requests were refused for their size.
@@ -228,6 +247,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
 		s.serveModels(w)
+		return
+	case r.Method == http.MethodGet && r.URL.Path == "/props" && s.windowSaid() > 0:
+		// As llama-server says the window it runs.
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"default_generation_settings":{"n_ctx":%d}}`, s.windowSaid())
 		return
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
 	default:

@@ -168,6 +168,10 @@ func hostOf(endpoint string) string {
 	return strings.ToLower(u.Hostname())
 }
 
+// IsLocal reports whether baseURL is on this machine or a private
+// network: a server whose window is what it runs, and which costs nothing.
+func IsLocal(baseURL string) bool { return local(baseURL) }
+
 // local reports whether baseURL is on this machine or a private network.
 func local(baseURL string) bool {
 	host := hostOf(baseURL)
