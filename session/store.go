@@ -449,6 +449,10 @@ type Info struct {
 	Updated  time.Time `json:"updated"`
 	Title    string    `json:"title"`
 	Messages int       `json:"messages"`
+	// Model is the model the session started with; Usage adds up what its
+	// completions reported.
+	Model string `json:"model,omitempty"`
+	Usage Usage  `json:"usage"`
 }
 
 // List returns the stored sessions, most recently updated first.
@@ -485,7 +489,7 @@ func readInfo(path string) (Info, error) {
 	if err != nil || json.Unmarshal(first, &h) != nil || h.Type != "header" {
 		return Info{}, fmt.Errorf("%s: not a session file", path)
 	}
-	info := Info{ID: h.ID, Path: path, Dir: h.Dir, Created: h.Created, Updated: st.ModTime()}
+	info := Info{ID: h.ID, Path: path, Dir: h.Dir, Created: h.Created, Updated: st.ModTime(), Model: h.Model}
 	for {
 		raw, err := r.ReadBytes('\n')
 		if len(raw) > 0 && raw[len(raw)-1] == '\n' && !bytes.HasPrefix(raw, []byte(`{"type":"compaction"`)) {
@@ -494,6 +498,12 @@ func readInfo(path string) (Info, error) {
 				var ln line
 				if json.Unmarshal(raw, &ln) == nil && ln.Role == RoleUser {
 					info.Title = Title(ln.Content)
+				}
+			}
+			if bytes.Contains(raw, []byte(`"usage":{`)) {
+				var ln line
+				if json.Unmarshal(raw, &ln) == nil && ln.Usage != nil {
+					info.Usage = info.Usage.Add(*ln.Usage)
 				}
 			}
 		}

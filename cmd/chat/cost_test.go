@@ -36,6 +36,11 @@ func TestMaxCostEndsALoopingTurn(t *testing.T) {
 	if n := srv.RequestCount(); n < 3 || n > 5 {
 		t.Errorf("%d requests: the budget should stop the loop after two or three", n)
 	}
+	home := strings.TrimPrefix(cmd.Env[0], "HOME=")
+	list, _, _ := run(t, inHome(t, command(t, srv, "sessions", "list"), home, cmd.Dir))
+	if !strings.Contains(list, "COST") || !strings.Contains(list, "$0.0") {
+		t.Errorf("sessions list has no cost:\n%s", list)
+	}
 }
 
 // TestCostFromTheCatalog: a model priced by the catalog (through a local

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/pricing"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tui"
@@ -270,7 +273,7 @@ func (h *sessionHost) Open(prefix string) (*session.Session, error) {
 
 // chat sessions list|show|export|rm
 
-func newSessionsCmd(d deps) *cobra.Command {
+func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 	store := func() session.Store { return session.Store{Dir: session.DefaultDir(d.getenv)} }
 	cmd := &cobra.Command{Use: "sessions", Short: "List, show, export or remove saved sessions"}
 	var asJSON bool
@@ -281,19 +284,38 @@ func newSessionsCmd(d deps) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Priced with today's config and endpoint, at the model each
+			// session started with.
+			cfg, _ := loadConfigFile(d, o, config.Flags{})
+			type listed struct {
+				session.Info
+				Cost *float64 `json:"cost_usd,omitempty"`
+			}
+			rows := make([]listed, len(all))
+			for i, s := range all {
+				rows[i].Info = s
+				if p, ok := modelPrice(cfg, cmp.Or(s.Model, cfg.Model)); ok && s.Usage.Total > 0 {
+					cost := p.Cost(s.Usage)
+					rows[i].Cost = &cost
+				}
+			}
 			if asJSON {
 				enc := json.NewEncoder(d.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(all)
+				return enc.Encode(rows)
 			}
 			if len(all) == 0 {
 				fmt.Fprintln(d.stdout, "no saved sessions yet")
 				return nil
 			}
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tUPDATED\tMSGS\tDIRECTORY\tTITLE")
-			for _, s := range all {
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", session.ShortID(s.ID), tui.Ago(time.Since(s.Updated)), s.Messages, s.Dir, s.Title)
+			fmt.Fprintln(tw, "ID\tUPDATED\tMSGS\tTOKENS\tCOST\tDIRECTORY\tTITLE")
+			for _, s := range rows {
+				cost := "-"
+				if s.Cost != nil {
+					cost = pricing.Format(*s.Cost)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\n", session.ShortID(s.ID), tui.Ago(time.Since(s.Updated)), s.Messages, s.Usage.Total, cost, s.Dir, s.Title)
 			}
 			return tw.Flush()
 		},
