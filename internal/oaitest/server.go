@@ -63,6 +63,8 @@ type Request struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options,omitempty"`
 	Index int `json:"-"` // position among the requests this server received
+	// Raw is the body as it came, byte for byte.
+	Raw []byte `json:"-"`
 	// Tokens is what the server counts the request as: a byte of JSON body
 	// in four, a stand-in for a tokenizer that a client cannot predict
 	// exactly. It is the prompt_tokens of the answer's usage.
@@ -268,6 +270,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Tokens = len(body) / 4
+	req.Raw = body
 	s.mu.Lock()
 	window := s.window
 	if window > 0 && req.Tokens > window {
