@@ -119,6 +119,17 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # writable = ["~/.cache/go-build"]           # more roots commands may write under
 # env_keep = ["NPM_TOKEN"]                   # secret-looking variables commands may still see
 
+# [budget]                                   # per turn; when spent, the answer is synthesized
+# max_cost = 0.50                            # US dollars (priced models); 0 = none
+# max_tokens = 400000                        # 0 = none
+
+# [models."qwen3-coder"]                     # what chat should know of one model
+# input_per_mtok = 0.30                      # US dollars per million tokens (over the catalog's)
+# output_per_mtok = 1.20
+# cached_input_per_mtok = 0.03
+# context_window = 262144
+# rescue_tool_calls = false                  # leave tool calls it writes as text as text
+
 # [checkpoints]                              # what /rewind and chat rewind can undo
 # max_size_mb = 1024                         # per session; the oldest go past it
 # max_file_mb = 8                            # bigger files are noticed, not stored
