@@ -117,7 +117,7 @@ func replayFixture(t *testing.T, file string) fixtureOutcome {
 		return reply
 	})
 	rec := &listener.Recorder{}
-	client := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", BaseBackoff: time.Millisecond, MaxRetryAfter: 10 * time.Millisecond})
+	client := llm.New(llm.Config{BaseURL: srv.BaseURL(), APIKey: "sk-recorded", Model: "m", BaseBackoff: time.Millisecond, MaxRetryAfter: 10 * time.Millisecond})
 	a := agent.New(agent.Options{Client: client, Session: session.New(), Listeners: listener.NewList(rec), NoStream: !stream})
 	_, runErr := a.Run(context.Background(), "x")
 
