@@ -334,15 +334,29 @@ func cutPoint(msgs []session.Message, from, keep int) int {
 	return cut
 }
 
-// fitResult bounds one tool result to a share of a known window, so a
-// single read cannot overflow it (the tools' own limit is 64 KiB, about
-// 18,000 tokens, more than a small local model holds).
-func fitResult(content string, window int) string {
+// fitResult bounds one of n tool results of a batch to a share of a known
+// window, and to the room the current turn leaves in it (the turn itself
+// cannot be summarized away): a big file read late in a long turn is cut
+// to what can still be sent, not sent to overflow.
+func (t *turn) fitResult(content string, n int) string {
+	window := t.a.ContextWindow()
 	if window <= 0 {
 		return content
 	}
-	return tool.Truncate(content, window*resultShare*7/2/100)
+	msgs := t.sess.Messages()
+	fixed := toolTokens(t.tools.Offered())
+	if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
+		fixed += session.EstimateTokens(msgs[:1])
+	}
+	// An eighth of the window stays for the answer.
+	room := (window - window/8 - fixed - currentTurnTokens(msgs)) / max(n, 1)
+	tokens := max(min(window*resultShare/100, room), minResultTokens)
+	return tool.Truncate(content, tokens*7/2)
 }
+
+// minResultTokens is what a result keeps however full the turn is: its
+// head, and the note that it was cut.
+const minResultTokens = 128
 
 // resultShare is the percentage of the window one tool result may take.
 const resultShare = 25

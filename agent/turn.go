@@ -206,7 +206,7 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 	}
 	for i, c := range calls {
 		res := results[i]
-		res.Content = fitResult(res.Content, t.a.ContextWindow())
+		res.Content = t.fitResult(res.Content, len(calls))
 		msg := session.ToolResult(c, res.Content)
 		if res.Err != nil {
 			msg = session.ToolError(c, res.Content, res.ErrType)

@@ -95,3 +95,30 @@ func TestCutAnswerIsSaid(t *testing.T) {
 		t.Errorf("exit %d\nstdout %q\nstderr %q", code, out, errOut)
 	}
 }
+
+// TestBigToolResultFitsTheRoomLeft: against a small local window the
+// server says (llama-server's /props), a 16 KB file read late in a long
+// turn is cut to the room the turn leaves, not sent to overflow.
+func TestBigToolResultFitsTheRoomLeft(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(4096)
+	srv.SayWindow()
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		switch last := req.Messages[len(req.Messages)-1]; {
+		case len(req.Tools) == 0:
+			return oaitest.Answer{Text: "a summary"}
+		case last.Role == "tool":
+			return oaitest.Answer{Text: "read it"}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "r1", Name: "read_file", Args: `{"path":"big.txt"}`}}}
+	})
+	cmd := command(t, srv, "-p", "summarize big.txt given this context: "+strings.Repeat("background words ", 450))
+	if err := os.WriteFile(filepath.Join(cmd.Dir, "big.txt"), []byte(strings.Repeat("a line of the big file\n", 700)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, cmd)
+	if code != 0 || !strings.Contains(out, "read it") || srv.Overflows() != 0 {
+		t.Fatalf("exit %d, %d overflows\nstdout %s\nstderr %s", code, srv.Overflows(), out, errOut)
+	}
+}
