@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -121,4 +122,16 @@ func TestBigToolResultFitsTheRoomLeft(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "read it") || srv.Overflows() != 0 {
 		t.Fatalf("exit %d, %d overflows\nstdout %s\nstderr %s", code, srv.Overflows(), out, errOut)
 	}
+}
+
+// TestTUIShowsTheWindowTheServerSays: the window a local server says is
+// in the status bar from the start (the probe may answer before the
+// program listens: it was lost 3 times in 8).
+func TestTUIShowsTheWindowTheServerSays(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(6144)
+	srv.SayWindow()
+	tm := startTerm(t, srv)
+	tm.waitFor("ctx 6.1k", 10*time.Second)
 }
