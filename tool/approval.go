@@ -32,6 +32,10 @@ type Review struct {
 	// AskAlways: no allow list or "always" answer covers it (a command
 	// with no sandbox to run in where one was wanted); --yes still does.
 	AskAlways bool
+	// PersonOnly is why only the person may allow this call, each time:
+	// not --yes, allow lists, hooks or "always" (a fetch of a cloud
+	// metadata or link-local address).
+	PersonOnly string
 	// HookAsks is why a PreToolUse hook wants the person asked (whatever
 	// allows the call otherwise); HookAllows: a hook allows it without
 	// asking, within the deny lists and the sandbox.
@@ -227,6 +231,10 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 	if r.Review.LeavesBox {
 		mustAsk = true
 		r.Why = append(r.Why, "it leaves the sandbox")
+	}
+	if r.Review.PersonOnly != "" {
+		mustAsk = true
+		r.Why = append(r.Why, r.Review.PersonOnly)
 	}
 	if !mustAsk {
 		if !r.Review.NeedsApproval || p.AllowAll || slices.Contains(p.AllowTools, r.Tool) || r.Review.HookAllows {

@@ -357,3 +357,37 @@ func TestApprovedWriteKeepsItsPath(t *testing.T) {
 		}
 	}
 }
+
+// TestMetadataFetchIsThePersonsCall: cloud metadata (169.254.169.254, a
+// link-local address, a metadata name, or a name that resolves to one)
+// is asked every time: --yes, allow lists and hooks do not cover it, and
+// where nobody can answer it is refused. A private address only warns.
+func TestMetadataFetchIsThePersonsCall(t *testing.T) {
+	t.Parallel()
+	rebind := FetchURL{Lookup: func(context.Context, string) ([]net.IPAddr, error) {
+		return []net.IPAddr{{IP: net.ParseIP("169.254.169.254")}}, nil
+	}}
+	for _, target := range []string{"http://169.254.169.254/latest/meta-data/iam/", "http://[fe80::1]/", "http://metadata.google.internal/computeMetadata/v1/", "http://innocent.example/"} {
+		set := NewSet(rebind)
+		set.Policy = &Policy{AllowAll: true, AllowTools: []string{"fetch_url"}}
+		r := call(set, "fetch_url", map[string]any{"url": target})
+		if r.Err == nil || !strings.Contains(r.Content, "needs the user's approval") {
+			t.Errorf("%s under --yes and allow: %+v", target, r)
+		}
+		var asked []Request
+		set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+			asked = append(asked, r)
+			return Decision{Verdict: Deny, Reason: "no"}, nil
+		})
+		call(set, "fetch_url", map[string]any{"url": target})
+		if len(asked) != 1 || len(asked[0].Always) != 0 || !strings.Contains(strings.Join(asked[0].Why, " "), "metadata") {
+			t.Errorf("%s: asked %+v", target, asked)
+		}
+	}
+	for _, private := range []string{"10.0.0.1", "fd00::1"} {
+		rv := reviewURL(&url.URL{Scheme: "http", Host: net.JoinHostPort(private, "80")})
+		if !strings.Contains(rv.Warning, "a private address") || rv.PersonOnly != "" {
+			t.Errorf("%s: %+v", private, rv)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -84,10 +85,31 @@ func reviewURL(u *url.URL) Review {
 		if kind := localKind(ip); kind != "" {
 			r.Warning = fmt.Sprintf("%s is %s address: a fetch can reach services that are not public", host, kind)
 		}
+		r.PersonOnly = metadataReason(host, ip)
 	case host == "localhost" || strings.HasSuffix(host, ".localhost"):
 		r.Warning = host + " is a loopback address: a fetch can reach services that are not public"
+	default:
+		r.PersonOnly = metadataReason(host, nil)
 	}
 	return r
+}
+
+// metadataHosts name clouds' instance metadata services, which hand out
+// credentials to whatever asks from the machine.
+var metadataHosts = []string{"metadata.google.internal", "metadata", "metadata.azure.com", "instance-data", "instance-data.ec2.internal"}
+
+// metadataReason says why a fetch of host (at ip, when known) is the
+// person's call each time: a link-local address (169.254.169.254 is every
+// major cloud's metadata service) or a metadata service's name. "" when
+// it is not.
+func metadataReason(host string, ip net.IP) string {
+	switch {
+	case ip != nil && (ip.IsLinkLocalUnicast() || ip.Equal(net.ParseIP("fd00:ec2::254"))):
+		return host + " is a link-local address, where cloud metadata services hand out credentials"
+	case slices.Contains(metadataHosts, strings.ToLower(strings.TrimSuffix(host, "."))):
+		return host + " is a cloud metadata service, which hands out credentials"
+	}
+	return ""
 }
 
 func hostPort(u *url.URL) string {
@@ -124,8 +146,9 @@ func (f FetchURL) resolve(ctx context.Context, u *url.URL, rv Review) (*hostPin,
 	for _, ip := range pin.ips {
 		if kind := localKind(ip); kind != "" {
 			again := Review{NeedsApproval: true, Summary: "fetch " + u.String(), Target: u.String(),
-				Warning: fmt.Sprintf("%s resolves to %s address (%s): a fetch can reach services that are not public", host, kind, ip),
-				Grants:  []Grant{{Kind: GrantHost, Value: pin.hostport + " at " + strings.TrimPrefix(kind, "a ") + " address"}}}
+				Warning:    fmt.Sprintf("%s resolves to %s address (%s): a fetch can reach services that are not public", host, kind, ip),
+				Grants:     []Grant{{Kind: GrantHost, Value: pin.hostport + " at " + strings.TrimPrefix(kind, "a ") + " address"}},
+				PersonOnly: metadataReason(host+" ("+ip.String()+")", ip)}
 			if err := Authorize(ctx, again); err != nil {
 				return nil, err
 			}
