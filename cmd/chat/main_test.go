@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -226,5 +227,41 @@ func TestModelsAndCompletion(t *testing.T) {
 	out, _, code = run(t, command(t, srv, "completion", "bash"))
 	if code != 0 || !strings.Contains(out, "bash completion") {
 		t.Fatal(code)
+	}
+}
+
+// TestSIGINTDuringStartUp: a SIGINT while an eager MCP server is still
+// starting ends the run with 130 at once: nothing is asked of the model,
+// nothing printed, and the server process is stopped.
+func TestSIGINTDuringStartUp(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "an answer nobody asked for"})
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	cmd := command(t, srv, "-p", "hello")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), fmt.Sprintf("[mcp.slow]\ncommand = \"sh\"\nargs = [\"-c\", \"echo $$ > %s; exec sleep 60\"]\neager = true\n", pidFile))
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !fileExists(pidFile); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the MCP server never started: %s", errOut.String())
+		}
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 || out.Len() != 0 || srv.RequestCount() != 0 {
+		t.Fatalf("exit %v, %d requests\nstdout %q\nstderr %s", err, srv.RequestCount(), out.String(), errOut.String())
+	}
+	b, _ := os.ReadFile(pidFile)
+	var pid int
+	fmt.Sscan(string(b), &pid)
+	for deadline := time.Now().Add(5 * time.Second); pid > 0 && syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the MCP server %d outlived chat", pid)
+		}
 	}
 }

@@ -22,13 +22,17 @@ import (
 // maxPipedInput bounds what print mode reads from stdin.
 const maxPipedInput = 10 << 20
 
+// shutdownGrace bounds the shutdown after a SIGINT: saving, stopping the
+// MCP servers and the sandbox.
+const shutdownGrace = 10 * time.Second
+
 // windowProbeWait bounds how long print mode's first request waits for the
 // server to say its context window.
 const windowProbeWait = 1500 * time.Millisecond
 
 // runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
-// The first SIGINT cancels the turn cleanly (stream closed, output ended
-// with a newline); a second one exits at once.
+// A SIGINT cancels the run cleanly at any moment (stream closed, output
+// ended with a newline, session saved).
 func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	prompt, err := printPrompt(d, o)
 	if err != nil {
@@ -62,7 +66,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if o.verbose {
 		ls.Add(listener.NewTokenLog(d.stderr))
 	}
+	// One SIGINT (or SIGTERM) at any moment ends the run: during start-up
+	// (a slow MCP server, the model list) it cancels the run's context,
+	// during the turn the turn; either way the session is saved, the
+	// servers are stopped and the exit status is 130. Only a shutdown that
+	// hangs is cut short.
 	cancel := control.NewCancellable(nil)
+	ctx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
 	sigs, stop := d.signals()
 	defer stop()
 	done := make(chan struct{})
@@ -74,12 +85,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 			if sig == syscall.SIGTERM {
 				reason = "terminated (SIGTERM)"
 			}
+			stopRun(errors.New(reason))
 			cancel.Cancel(reason)
 		case <-done:
 			return
 		}
 		select {
-		case <-sigs:
+		case <-time.After(shutdownGrace):
+			fmt.Fprintln(d.stderr, "chat: the shutdown did not finish in time; exiting")
 			d.exit(130)
 		case <-done:
 		}
@@ -87,6 +100,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	// No approver: what needs approval is refused unless --yes.
 	w, err := wire(ctx, d, o, cfg, changed, ls, cancel, nil, nil)
 	if err != nil {
+		if ctx.Err() != nil {
+			return &exitError{code: 130}
+		}
 		return err
 	}
 	defer w.close()
@@ -113,6 +129,10 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	select {
 	case <-w.windowSettled:
 	case <-time.After(windowProbeWait):
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
+		return &exitError{code: 130}
 	}
 	res, err := a.Run(ctx, prompt, files...)
 	w.host.save(w.sess) // healing placeholders and the like are not appends
