@@ -53,9 +53,10 @@ type Options struct {
 	// Hooks are the person's commands at points of a turn (nil: none).
 	Hooks *hook.Runner
 	// CompactAt is the share of the context window past which the history
-	// is compacted before a request: 0 means DefaultCompactAt, a negative
-	// value never (a server's overflow error still compacts once).
-	CompactAt float64
+	// is compacted before a request: nil means DefaultCompactAt, 0 never
+	// (a server's overflow error still compacts once), as compact_at in
+	// the config.
+	CompactAt *float64
 	// Price is what a completion of model costs (ok false: not known);
 	// nil prices nothing.
 	Price func(model string, u session.Usage) (usd float64, ok bool)

@@ -145,11 +145,11 @@ func answered(msgs []session.Message) []session.Message {
 // compactAt is the size past which the next request is compacted first,
 // 0 when that is off or the window is unknown.
 func (a *Agent) compactAt() int {
-	share := a.o.CompactAt
-	if share == 0 {
-		share = DefaultCompactAt
+	share := DefaultCompactAt
+	if a.o.CompactAt != nil {
+		share = *a.o.CompactAt
 	}
-	if share < 0 || share > 1 {
+	if share <= 0 || share > 1 {
 		return 0
 	}
 	return int(float64(a.ContextWindow()) * share)

@@ -249,16 +249,15 @@ func (c Config) UsesProjectInstructions() bool {
 
 // CompactShare is compact_at as the agent takes it: a share of the window,
 // 0 for the default, negative for never.
-func (c Config) CompactShare() float64 {
-	switch {
-	case c.CompactAt == nil:
-		return 0
-	case *c.CompactAt == 0:
-		return -1
-	case *c.CompactAt > 1:
-		return *c.CompactAt / 100
+func (c Config) CompactShare() *float64 {
+	if c.CompactAt == nil {
+		return nil
 	}
-	return *c.CompactAt
+	share := *c.CompactAt
+	if share > 1 {
+		share /= 100
+	}
+	return &share
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/chat/config.toml (~/.config/… without it).

@@ -137,13 +137,13 @@ func TestCompactAt(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		line  string
-		share float64
+		share float64 // -1: not set (the agent's default)
 		bad   bool
 	}{
-		{"", 0, false},
+		{"", -1, false},
 		{"compact_at = 0.7", 0.7, false},
 		{"compact_at = 75", 0.75, false},
-		{"compact_at = 0", -1, false},
+		{"compact_at = 0", 0, false},
 		{"compact_at = 150", 0, true},
 		{"compact_at = -0.5", 0, true},
 	} {
@@ -155,8 +155,12 @@ func TestCompactAt(t *testing.T) {
 		if (err != nil) != tt.bad {
 			t.Fatalf("%q: %v", tt.line, err)
 		}
-		if err == nil && c.CompactShare() != tt.share {
-			t.Fatalf("%q: share %v", tt.line, c.CompactShare())
+		got := -1.0
+		if p := c.CompactShare(); p != nil {
+			got = *p
+		}
+		if err == nil && got != tt.share {
+			t.Fatalf("%q: share %v", tt.line, got)
 		}
 	}
 }
