@@ -193,8 +193,10 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 	}
 	child := New(Options{
 		ID: id, Depth: depth, Client: o.Client, Model: model, System: system, Project: o.Project, Hooks: o.Hooks, Tools: tools,
-		Listeners:   o.Listeners.ForSubAgent(id),
-		StepLimit:   control.NewStepLimit(def.MaxSteps.Max()),
+		Listeners: o.Listeners.ForSubAgent(id),
+		// The turn's budget is the tree's: a persona's max_steps caps its
+		// own share of it.
+		StepLimit:   control.NewStepLimit(def.MaxSteps.Max()).Within(o.StepLimit),
 		Cancellable: control.NewCancellable(nil),
 		NoStream:    o.NoStream, Temperature: def.Options.Temperature, TopP: def.Options.TopP,
 		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt, NoRescue: o.NoRescue,

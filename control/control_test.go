@@ -128,3 +128,29 @@ func TestInterloperRetract(t *testing.T) {
 		t.Fatal("retracted a delivered item")
 	}
 }
+
+// TestStepLimitWithin: a share spends its parent's budget too; either
+// running out stops it; resetting the share leaves the parent's count.
+func TestStepLimitWithin(t *testing.T) {
+	t.Parallel()
+	turn := NewStepLimit(3)
+	share := NewStepLimit(10).Within(turn)
+	for i := 0; i < 3; i++ {
+		if err := share.Tick(); err != nil {
+			t.Fatal(i, err)
+		}
+	}
+	var se *StepLimitError
+	if err := share.Tick(); !errors.As(err, &se) || se.Max != 3 || turn.Used() != 3 || share.Used() != 3 {
+		t.Fatalf("%v: turn %d share %d", err, turn.Used(), share.Used())
+	}
+	share.Reset()
+	if err := share.Tick(); err == nil {
+		t.Fatal("a reset share escaped its turn's budget")
+	}
+	small := NewStepLimit(1).Within(NewStepLimit(5))
+	_ = small.Tick()
+	if err := small.Tick(); !errors.As(err, &se) || se.Max != 1 {
+		t.Fatalf("its own cap: %v", err)
+	}
+}

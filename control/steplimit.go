@@ -8,6 +8,18 @@ type StepLimit struct {
 	mu   sync.Mutex
 	max  int
 	used int
+	// parent is the budget of the turn this one is a share of (a
+	// sub-agent's): each step spends both.
+	parent *StepLimit
+}
+
+// Within makes s a share of parent's budget: a step counts against both,
+// and either running out stops it. It returns s.
+func (s *StepLimit) Within(parent *StepLimit) *StepLimit {
+	s.mu.Lock()
+	s.parent = parent
+	s.mu.Unlock()
+	return s
 }
 
 // NewStepLimit returns a budget of max steps; max <= 0 is unlimited.
@@ -24,11 +36,15 @@ func (s *StepLimit) Tick() error {
 	if s.max > 0 && s.used >= s.max {
 		return &StepLimitError{Max: s.max}
 	}
+	if err := s.parent.Tick(); err != nil {
+		return err
+	}
 	s.used++
 	return nil
 }
 
-// Reset starts a new turn's budget.
+// Reset starts a new turn's budget (a share's own count; its parent's
+// turn goes on).
 func (s *StepLimit) Reset() {
 	if s == nil {
 		return

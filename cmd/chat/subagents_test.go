@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,5 +147,41 @@ func TestSubAgentOnlyPersonaIsNotTheMainAgent(t *testing.T) {
 	_, errOut, code := run(t, inHome(t, command(t, srv, "--agent", "researcher", "-p", "x"), home, dir))
 	if code != 1 || !strings.Contains(errOut, "sub_agents_only keeps for sub-agents") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestSubAgentsShareTheTurnsBudget: a sub-agent spends its caller's step
+// budget (its persona's max_steps only caps its share): a 3-step turn whose
+// sub-agent loops makes a handful of calls, not the persona's 50; the
+// budget running out in the sub-agent ends in its synthesized answer.
+func TestSubAgentsShareTheTurnsBudget(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	var mu sync.Mutex
+	subCalls := 0
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		sub := strings.HasPrefix(req.Messages[0].Text(), "You loop")
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case len(req.Tools) == 0:
+			return oaitest.Answer{Text: "**Synthesized answer** from what was gathered."}
+		case sub:
+			mu.Lock()
+			subCalls++
+			mu.Unlock()
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("s%d", req.Index), Name: "list_files", Args: `{"path":"."}`}}}
+		case last.Role == "tool":
+			return oaitest.Answer{Text: "the looper said its piece"}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"looper","task":"list the files, again and again"}`}}}
+	})
+	cmd := command(t, srv, "--max-steps", "3", "-p", "go")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[agents.looper]\ninstructions = \"You loop.\"\nmax_steps = 50\ntools = [\"list_files\"]\n")
+	out, errOut, code := run(t, cmd)
+	mu.Lock()
+	n := subCalls
+	mu.Unlock()
+	if code != 0 || n > 4 || !strings.Contains(errOut, "⤶ looper 0 answered: **Synthesized answer**") || !strings.Contains(out, "the looper said its piece") {
+		t.Fatalf("exit %d, the sub-agent asked %d times\nstdout %s\nstderr %s", code, n, out, errOut)
 	}
 }
