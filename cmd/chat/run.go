@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -317,6 +318,17 @@ func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) (exte
 		ext.mcp = mcpclient.New(cfg.MCP, d.getenv, wd)
 		full.Add(&mcpclient.Connector{Servers: ext.mcp})
 		ext.adverts = append(ext.adverts, agent.Advert{Tool: mcpclient.ConnectName, Text: ext.mcp.Advertisement()})
+	}
+	// A persona that names a tool this chat does not have is the person's
+	// to fix, now, not the model's to meet mid-turn. An MCP server's tools
+	// (server__tool) exist once it connects.
+	for _, name := range slices.Sorted(maps.Keys(defs)) {
+		for _, t := range defs[name].Tools {
+			if _, ok := full.Lookup(t.Name); !ok && !strings.Contains(t.Name, "__") {
+				_, err := defs[name].ResolveTools(full)
+				return ext, fmt.Errorf("%w; fix [agents.%s] tools", err, name)
+			}
+		}
 	}
 	return ext, nil
 }

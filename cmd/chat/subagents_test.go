@@ -185,3 +185,17 @@ func TestSubAgentsShareTheTurnsBudget(t *testing.T) {
 		t.Fatalf("exit %d, the sub-agent asked %d times\nstdout %s\nstderr %s", code, n, out, errOut)
 	}
 }
+
+// TestPersonaWithAnUnknownToolIsRefusedAtStart: a persona naming a tool
+// chat does not have stops chat at start with what to fix, before any
+// request (it was met mid-turn, by the model).
+func TestPersonaWithAnUnknownToolIsRefusedAtStart(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "never asked"})
+	cmd := command(t, srv, "-p", "hi")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[agents.helper]\ninstructions = \"x\"\ntools = [\"read_file\", \"read_mind\"]\n")
+	_, errOut, code := run(t, cmd)
+	if code != 1 || !strings.Contains(errOut, `"read_mind"`) || !strings.Contains(errOut, "[agents.helper]") || srv.RequestCount() != 0 {
+		t.Fatalf("exit %d, %d requests: %s", code, srv.RequestCount(), errOut)
+	}
+}
