@@ -65,8 +65,11 @@ soak:
 chaos: build
 	CHAT_CHAOS_RUNS=100 $(GO) test -count=1 -run "^TestCrashChaos$$" -v ./cmd/chat
 
+# staticcheck comes from the module proxy, at a pinned version.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: tidy-check
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 tidy-check:

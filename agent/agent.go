@@ -116,7 +116,7 @@ func New(o Options) *Agent {
 		o.Listeners = listener.NewList()
 	}
 	if o.Cancellable == nil {
-		o.Cancellable = control.NewCancellable(nil)
+		o.Cancellable = control.NewCancellable()
 	}
 	if o.Tools == nil {
 		o.Tools = tool.NewSet()

@@ -43,7 +43,7 @@ func BenchmarkCancel(b *testing.B) {
 		for b.Loop() {
 			gate := oaitest.NewGate()
 			srv.Push(oaitest.Answer{Text: "never ends", Gate: gate, GateAfter: 1})
-			c := control.NewCancellable(nil)
+			c := control.NewCancellable()
 			a := agent.New(agent.Options{Client: client, Cancellable: c})
 			done := make(chan time.Time)
 			go func() { a.Run(context.Background(), "go"); done <- time.Now() }()
@@ -65,7 +65,7 @@ func BenchmarkCancel(b *testing.B) {
 		for b.Loop() {
 			slow := newGatedEcho("slow")
 			srv.Push(oaitest.Answer{Calls: []oaitest.Call{{ID: "c", Name: "slow", Args: "{}"}}})
-			c := control.NewCancellable(nil)
+			c := control.NewCancellable()
 			a := agent.New(agent.Options{Client: client, Cancellable: c, Tools: tool.NewSet(slow)})
 			done := make(chan time.Time)
 			go func() { a.Run(context.Background(), "go"); done <- time.Now() }()
@@ -83,7 +83,7 @@ func BenchmarkCancel(b *testing.B) {
 		var ready time.Duration
 		for b.Loop() {
 			srv.Push(oaitest.Fail{Status: 503, Message: "busy"})
-			c := control.NewCancellable(nil)
+			c := control.NewCancellable()
 			retrying := make(chan struct{}, 1)
 			ls := listener.NewList(listener.Func(func(e listener.Event) {
 				if _, ok := e.(listener.Retry); ok {

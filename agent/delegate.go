@@ -197,7 +197,7 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 		// The turn's budget is the tree's: a persona's max_steps caps its
 		// own share of it.
 		StepLimit:   control.NewStepLimit(def.MaxSteps.Max()).Within(o.StepLimit),
-		Cancellable: control.NewCancellable(nil),
+		Cancellable: control.NewCancellable(),
 		NoStream:    o.NoStream, Temperature: def.Options.Temperature, TopP: def.Options.TopP,
 		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt, NoRescue: o.NoRescue,
 		Price: o.Price, Spend: o.Spend,

@@ -116,7 +116,7 @@ func TestSoak(t *testing.T) {
 	sess := session.New()
 	w.Attach(sess)
 	in := control.NewInterloper()
-	cancel := control.NewCancellable(nil)
+	cancel := control.NewCancellable()
 	a := agent.New(agent.Options{
 		Client:  llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", BaseBackoff: time.Millisecond}),
 		Session: sess, System: "soak", Tools: tool.NewSet(sleepy{}), Listeners: listener.NewList(listener.NewTokenLog(nil)),

@@ -289,6 +289,7 @@ func (t *turn) synthesize(limit error) error {
 func (t *turn) answerStarted(pending []session.ToolCall) []session.ToolCall {
 	started, fresh := session.SplitStarted(pending)
 	for _, c := range started {
+		//lint:ignore ST1005 this sentence is what the model reads as the call's result
 		err := errors.New(session.InterruptedWhileRunning)
 		t.emit(listener.ToolCall{Origin: t.origin, ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		t.sess.Append(session.ToolError(c, "Error: "+err.Error(), "interrupted"))

@@ -12,36 +12,29 @@ import (
 // agent, its synthesizer and its sub-agents: one Cancel stops the tree.
 type Cancellable struct {
 	mu     sync.Mutex
-	base   context.Context
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	reason string
 	done   bool
 }
 
-// NewCancellable returns a Cancellable whose turn contexts derive from base
-// (context.Background() when nil) unless Start is given another parent.
-func NewCancellable(base context.Context) *Cancellable {
-	if base == nil {
-		base = context.Background()
-	}
-	c := &Cancellable{base: base}
-	c.ctx, c.cancel = context.WithCancelCause(base)
+// NewCancellable returns a Cancellable; each turn's context derives from
+// the parent Start is given.
+func NewCancellable() *Cancellable {
+	c := &Cancellable{}
+	c.ctx, c.cancel = context.WithCancelCause(context.Background())
 	return c
 }
 
-// Reset arms a fresh turn context from the base; the previous one is
+// Reset arms a fresh turn context of its own; the previous one is
 // cancelled, so anything still holding it from an earlier turn sees "stop".
-func (c *Cancellable) Reset() { c.Start(nil) }
+func (c *Cancellable) Reset() { c.Start(context.Background()) }
 
-// Start arms a fresh turn context derived from parent (the base when nil):
-// cancelling parent cancels the turn, with parent's cause as the reason.
+// Start arms a fresh turn context derived from parent: cancelling parent
+// cancels the turn, with parent's cause as the reason.
 func (c *Cancellable) Start(parent context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if parent == nil {
-		parent = c.base
-	}
 	// The previous turn is over: whatever still holds its context sees
 	// "stop", and a long-lived parent does not keep it as a child.
 	c.cancel(errTurnOver)

@@ -48,7 +48,7 @@ func TestStepLimit(t *testing.T) {
 
 func TestCancellable(t *testing.T) {
 	t.Parallel()
-	c := NewCancellable(nil)
+	c := NewCancellable()
 	ctx := c.Context()
 	if c.Check() != nil {
 		t.Fatal("fresh cancellable reports cancelled")
@@ -72,7 +72,7 @@ func TestCancellable(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	t.Parallel()
-	c := NewCancellable(nil)
+	c := NewCancellable()
 	s := NewStepLimit(1000)
 	in := NewInterloper()
 	var wg sync.WaitGroup

@@ -50,6 +50,10 @@ type Client struct {
 	oa  *openai.Client
 	cfg Config
 	url string // chat completions URL, for messages
+	// completionTokens: the server takes max_completion_tokens (OpenAI's
+	// own API, whose reasoning models refuse max_tokens); others get
+	// max_tokens, which every OpenAI-compatible server reads.
+	completionTokens bool
 }
 
 // New returns a client for cfg.
@@ -83,7 +87,12 @@ func New(cfg Config) *Client {
 	// Keep-alive comments (": PROCESSING") count as empty messages in
 	// go-openai; some servers send hundreds before the first token.
 	oc.EmptyMessagesLimit = 100000
-	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: Redact(cfg.BaseURL) + "/chat/completions"}
+	host := ""
+	if u, err := url.Parse(cfg.BaseURL); err == nil {
+		host = strings.ToLower(u.Hostname())
+	}
+	return &Client{oa: openai.NewClientWithConfig(oc), cfg: cfg, url: Redact(cfg.BaseURL) + "/chat/completions",
+		completionTokens: host == "api.openai.com" || strings.HasSuffix(host, ".openai.azure.com")}
 }
 
 // transports holds one transport per header timeout, shared by every
@@ -175,7 +184,15 @@ func (c *Client) wireRequest(r Request) openai.ChatCompletionRequest {
 	if model == "" {
 		model = c.cfg.Model
 	}
-	out := openai.ChatCompletionRequest{Model: model, MaxTokens: r.MaxTokens}
+	out := openai.ChatCompletionRequest{Model: model}
+	switch {
+	case r.MaxTokens == 0:
+	case c.completionTokens:
+		out.MaxCompletionTokens = r.MaxTokens
+	default:
+		//lint:ignore SA1019 local and most hosted servers read max_tokens; OpenAI's reasoning models want max_completion_tokens
+		out.MaxTokens = r.MaxTokens
+	}
 	if r.Temperature != nil {
 		out.Temperature = *r.Temperature
 	}

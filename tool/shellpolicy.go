@@ -113,7 +113,7 @@ func (a *shellAnalysis) redirect(r *syntax.Redirect) {
 		}
 	}
 	switch r.Op {
-	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
 		if !ok || target != "/dev/null" {
 			a.riskyf("it writes to a file (%s %s)", r.Op, wordText(r.Word))
 		}

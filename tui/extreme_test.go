@@ -3,26 +3,11 @@ package tui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chatrepl/chat/listener"
 )
-
-// streamAnswer feeds text in deltas of n bytes, each followed by a frame,
-// and returns how long the frames took (what the person would wait for).
-func streamAnswer(f *fixture, text string, n int) time.Duration {
-	o := listener.Origin{Turn: f.m.turn}
-	start := time.Now()
-	for i := 0; i < len(text); i += n {
-		f.m.Update(agentEventMsg{ev: listener.AssistantDelta{Origin: o, Text: text[i:min(i+n, len(text))]}})
-		_ = f.m.View()
-		f.m.outbox = f.m.outbox[:0]
-	}
-	f.m.Update(agentEventMsg{ev: listener.Assistant{Origin: o, Text: text}})
-	return time.Since(start)
-}
 
 // TestExtremeAnswersStayResponsive streams answers that never break into
 // paragraphs. The live tail must stay small, so each frame renders little.

@@ -28,7 +28,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{cancel: control.NewCancellable(nil), in: control.NewInterloper(), clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	f := &fixture{cancel: control.NewCancellable(), in: control.NewInterloper(), clock: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	a := agent.New(agent.Options{
 		Client:    llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "test-model"}),
 		StepLimit: control.NewStepLimit(16), Cancellable: f.cancel, Interloper: f.in,

@@ -92,7 +92,7 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 	}
 	ls := listener.NewList(r.Listener)
 	in := control.NewInterloper()
-	w, err := wire(ctx, d, &o, cfg, changed, ls, control.NewCancellable(nil), in, r.Approver)
+	w, err := wire(ctx, d, &o, cfg, changed, ls, control.NewCancellable(), in, r.Approver)
 	if err != nil {
 		return nil, err
 	}

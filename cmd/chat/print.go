@@ -71,7 +71,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	// during the turn the turn; either way the session is saved, the
 	// servers are stopped and the exit status is 130. Only a shutdown that
 	// hangs is cut short.
-	cancel := control.NewCancellable(nil)
+	cancel := control.NewCancellable()
 	ctx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
 	sigs, stop := d.signals()

@@ -31,7 +31,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	ls := listener.NewList()
 	interloper := control.NewInterloper()
 	approvals := tui.NewApprovals()
-	w, err := wire(ctx, d, o, cfg, changed, ls, control.NewCancellable(nil), interloper, approvals)
+	w, err := wire(ctx, d, o, cfg, changed, ls, control.NewCancellable(), interloper, approvals)
 	if err != nil {
 		return err
 	}

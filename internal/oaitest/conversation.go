@@ -87,5 +87,5 @@ func (e Echoer) Reply(req Request) Reply {
 		}
 		return Answer{Text: text, Piece: 256}
 	}
-	return Talker{AnswerBytes: e.AnswerBytes}.Reply(req)
+	return Talker(e).Reply(req)
 }
