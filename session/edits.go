@@ -11,19 +11,34 @@ import "errors"
 // ErrNoQuestion is an edit of the last question in a history without one.
 var ErrNoQuestion = errors.New("there is no question to go back to yet")
 
+// ErrFolded is an edit of a message a compaction folded into a summary:
+// the model sees only the summary of it, so it cannot be taken back alone.
+var ErrFolded = errors.New("the last question was folded into a summary (/compact, or to fit the context window); undo, retry and edit reach only what came after the summary")
+
 // ErrNotSynthesized is a continue that does not follow a synthesized answer.
 var ErrNotSynthesized = errors.New("the last answer is not a synthesized one")
 
-// LastQuestion is the newest user message.
+// LastQuestion is the newest user message after the latest summary (what
+// came before it, the model sees only as the summary).
 func (s *Session) LastQuestion() (Message, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i := len(s.msgs) - 1; i >= 0; i-- {
+	for i := len(s.msgs) - 1; i >= 0 && s.msgs[i].Role != RoleSummary; i-- {
 		if s.msgs[i].Role == RoleUser {
 			return s.msgs[i], true
 		}
 	}
 	return Message{}, false
+}
+
+// folded reports whether a summary stands for the message at i.
+func (s *Session) folded(i int) bool {
+	for _, m := range s.msgs[i:] {
+		if m.Role == RoleSummary {
+			return true
+		}
+	}
+	return false
 }
 
 // DropLastExchange removes the newest question and everything after it
@@ -33,6 +48,12 @@ func (s *Session) LastQuestion() (Message, bool) {
 func (s *Session) DropLastExchange() (Message, error) {
 	q, ok := s.LastQuestion()
 	if !ok {
+		s.mu.Lock()
+		folded := len(s.msgs) > 0 && s.folded(0)
+		s.mu.Unlock()
+		if folded {
+			return Message{}, ErrFolded
+		}
 		return Message{}, ErrNoQuestion
 	}
 	if _, err := s.TruncateAt(q.ID); err != nil {

@@ -185,7 +185,9 @@ func Validate(msgs []Message, allowPending bool) error {
 			}
 			delete(open, m.ToolCallID)
 			continue
-		case RoleAssistant, RoleUser, RoleSystem:
+		case RoleAssistant, RoleUser, RoleSystem, RoleSummary:
+			// A summary stands for complete exchanges before it: it may not
+			// sit between a call and its result either.
 		default:
 			return fmt.Errorf("message %d: unknown role %q", i, m.Role)
 		}

@@ -313,6 +313,8 @@ func (s *Session) TruncateAt(id string) ([]Message, error) {
 		return nil, err
 	case s.msgs[i].Role == RoleTool:
 		return nil, fmt.Errorf("truncate at %s: cannot cut between a tool call and its result", id)
+	case s.folded(i):
+		return nil, ErrFolded // cutting would drop the summary that stands for it
 	}
 	gone := append([]Message(nil), s.msgs[i:]...)
 	s.msgs = s.msgs[:i:i]
