@@ -88,6 +88,9 @@ type Agent struct {
 	o     Options
 	runMu sync.Mutex
 	turns atomic.Uint64
+	// callerTurn is the turn a sub-agent works in (0 for a main agent):
+	// set once by the caller before it runs.
+	callerTurn uint64
 	// cfgMu guards what the host may change between turns (model,
 	// session, system prompt) against a turn reading it.
 	cfgMu sync.Mutex
@@ -289,6 +292,16 @@ func (a *Agent) Cancel(reason string) {
 	a.o.Cancellable.Cancel(reason)
 }
 
+// nextTurn hands out the identity of a new turn: the only place one is
+// made. A sub-agent's turn is its caller's.
+func (a *Agent) nextTurn() uint64 {
+	if a.callerTurn != 0 {
+		a.turns.Store(a.callerTurn)
+		return a.callerTurn
+	}
+	return a.turns.Add(1)
+}
+
 // Outcome is how a turn ended.
 type Outcome struct {
 	Turn   uint64
@@ -312,7 +325,7 @@ func (t *Turn) Run() Outcome { return t.run() }
 // NewTurn numbers a turn for one user message. A Cancel after NewTurn
 // returns cancels it, even before it runs.
 func (a *Agent) NewTurn(ctx context.Context, text string, files ...session.FilePart) *Turn {
-	id := a.turns.Add(1)
+	id := a.nextTurn()
 	return &Turn{ID: id, run: func() Outcome {
 		a.runMu.Lock()
 		defer a.runMu.Unlock()
@@ -365,7 +378,7 @@ func (a *Agent) run(ctx context.Context, id uint64, text string, files []session
 func (a *Agent) Resume(ctx context.Context) (Result, error) {
 	a.runMu.Lock()
 	defer a.runMu.Unlock()
-	id := a.turns.Add(1)
+	id := a.nextTurn()
 	a.arm(ctx, id)
 	return a.turn(ctx, id, func(t *turn) error {
 		msgs := t.sess.Messages()

@@ -366,7 +366,7 @@ const resultShare = 25
 // turn, is cancelled like one, and fails with ErrNothingToCompact when
 // there is no earlier turn to fold.
 func (a *Agent) Compact(ctx context.Context, instructions string) *Turn {
-	id := a.turns.Add(1)
+	id := a.nextTurn()
 	return &Turn{ID: id, run: func() Outcome {
 		a.runMu.Lock()
 		defer a.runMu.Unlock()

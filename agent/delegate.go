@@ -151,9 +151,9 @@ func (d *Delegate) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	// The sub-agent's events carry the caller's turn number, so a host
-	// drops them with the caller's turn.
-	child.turns.Store(origin.Turn - 1)
+	// The sub-agent's turn is its caller's: its events and its approvals
+	// carry the caller's turn number, so a host drops them with it.
+	child.callerTurn = origin.Turn
 	res, err := child.Run(ctx, args.Task)
 	if err != nil {
 		var cancelled *control.CancelledError

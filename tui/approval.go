@@ -103,9 +103,9 @@ type asking struct {
 
 func (m *Model) onApproval(msg approvalMsg) {
 	// A question from a turn that was cancelled, or is over, is not shown:
-	// its tool must not run.
-	main := msg.origin.Agent == "" && msg.origin.Turn != 0
-	if !msg.idle && (!m.busy || (main && (msg.origin.Turn <= m.ignoreUpTo || msg.origin.Turn != m.turn))) {
+	// its tool must not run. A sub-agent asks in its caller's turn.
+	tied := msg.origin.Turn != 0
+	if !msg.idle && (!m.busy || (tied && (msg.origin.Turn <= m.ignoreUpTo || msg.origin.Turn != m.turn))) {
 		msg.reply <- tool.Decision{Verdict: tool.Deny, Reason: "the turn that asked is over"}
 		return
 	}

@@ -286,3 +286,27 @@ func TestSubAgentApprovalNamesIt(t *testing.T) {
 	}
 	wantAnswer(t, f, reply, "y", tool.Allow)
 }
+
+// TestSubAgentApprovalOfAnEarlierTurnIsRefused: a sub-agent of a turn that
+// was cancelled asks during the next turn: it is refused, not shown (only
+// the main agent's questions were checked against the turn).
+func TestSubAgentApprovalOfAnEarlierTurnIsRefused(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "first")
+	old := f.m.turn
+	f.send(press("ctrl+c"))
+	f.m.busy = false // the cancelled turn has returned
+	f.busy("second")
+	if f.m.turn == old {
+		t.Fatal("the second turn has the first one's number")
+	}
+	reply := make(chan tool.Decision, 1)
+	f.send(approvalMsg{req: tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "rm -rf x"}}, reply: reply,
+		origin: listener.Origin{Agent: "researcher 0", Turn: old}})
+	if f.m.asking != nil {
+		t.Fatal("an earlier turn's sub-agent is asked about during a later turn")
+	}
+	if d := answered(t, reply); d.Verdict != tool.Deny {
+		t.Fatalf("not refused: %+v", d)
+	}
+}
