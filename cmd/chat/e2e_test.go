@@ -118,6 +118,17 @@ func (tm *pane) ask(s string) {
 // purpose: Tab moves to the question (typing never answers it), then the
 // key.
 func (tm *pane) answer(key string) {
+	tm.t.Helper()
+	// The question must be there first: a Tab before it has nothing to
+	// move to, and the key would go to the input (a test that waited for
+	// the tool's name saw the call line, not the question).
+	deadline := time.Now().Add(10 * time.Second * loadAllowance)
+	for scr := tm.screen(); !strings.Contains(scr, "[y]es  [n]o") && !strings.Contains(scr, "tab answers it"); scr = tm.screen() {
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("no question to answer; the screen:\n%s", scr)
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
 	tm.keys("Tab")
 	tm.typeText(key)
 }
