@@ -80,6 +80,12 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		// this event only draws it again.
 		return nil
 	}
+	if n, ok := ev.(listener.Notice); ok && n.Turn == 0 {
+		// Not tied to a turn (a server that failed to start, a hook at
+		// session start): shown whenever it comes.
+		m.print(m.noticeBlock(m.st.warn, listener.VisibleString(n.Text)))
+		return nil
+	}
 	if ev.Source().Turn <= m.ignoreUpTo {
 		return nil
 	}

@@ -101,7 +101,7 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 	if w.voice.untrusted != nil {
 		ls.Emit(listener.Notice{Text: untrustedNote(w.voice.untrusted)})
 	}
-	w.connectEager(ctx, d)
+	w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
 	s := &acpserver.Session{ID: w.host.id(), Agent: w.agent, Interloper: in,
 		Save:     func() { w.host.save(w.agent.Session()) },
 		Close:    w.close,

@@ -191,3 +191,16 @@ func TestMCPEagerServer(t *testing.T) {
 		t.Fatalf("the first request did not offer the eager server's tools: %v", names)
 	}
 }
+
+// TestTUIFirstFrameDoesNotWaitForMCP: an eager server that takes its time
+// to start does not hold the REPL's first frame (it did, up to 30 s); one
+// that fails says why, in the transcript.
+func TestTUIFirstFrameDoesNotWaitForMCP(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "hello while it starts"})
+	tm := startTermOpts(t, srv, termOpts{config: "[mcp.slow]\ncommand = \"sh\"\nargs = [\"-c\", \"exec sleep 60\"]\neager = true\n" +
+		"[mcp.broken]\ncommand = \"sh\"\nargs = [\"-c\", \"echo 'fatal: no token' >&2; exit 3\"]\neager = true\n"})
+	tm.ask("hi")
+	tm.waitFor("hello while it starts", 10*time.Second)
+	tm.waitFor("fatal: no token", 10*time.Second)
+}

@@ -125,7 +125,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	// first request waits for the answer a little, no longer. A hosted
 	// model's window is the table's or the catalog's, at once.
 	w.start(ctx, cfg, pricing.IsLocal(cfg.BaseURL))
-	w.connectEager(ctx, d)
+	w.connectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
 	select {
 	case <-w.windowSettled:
 	case <-time.After(windowProbeWait):

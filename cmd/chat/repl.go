@@ -43,7 +43,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	if w.voice.untrusted != nil {
 		go askTrust(ctx, d, approvals, w.voice)
 	}
-	w.connectEager(ctx, d)
+	// The first frame does not wait for a server to start: they connect
+	// behind it, and their tools join as they come.
+	go w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
 	defs := w.ext.defs
 	models := client(cfg, a.Model()).Models
 	resumed := (o.cont || o.resume != "") && a.Session().Len() > 1

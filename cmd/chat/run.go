@@ -334,16 +334,18 @@ func extensions(d deps, o *rootOptions, cfg config.Config, full *tool.Set) (exte
 }
 
 // connectEager connects the servers configured eager = true and gives
-// their tools to the main agent. One that fails says which and why; the
-// session goes on without it.
-func (w *wired) connectEager(ctx context.Context, d deps) {
+// their tools to the main agent. One that fails says which and why
+// through report; the session goes on without it.
+func (w *wired) connectEager(ctx context.Context, report func(string)) {
 	if w.ext.mcp == nil {
 		return
 	}
 	for _, name := range w.ext.mcp.Eager() {
 		tools, err := w.ext.mcp.Connect(ctx, name)
 		if err != nil {
-			fmt.Fprintf(d.stderr, "%v (the session goes on without it)\n", err)
+			if ctx.Err() == nil {
+				report(fmt.Sprintf("%v (the session goes on without it)", err))
+			}
 			continue
 		}
 		for _, t := range tools {

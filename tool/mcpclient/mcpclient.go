@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/tool"
 )
 
@@ -48,11 +49,13 @@ type Servers struct {
 	workdir string
 	client  *mcp.Client
 
-	mu      sync.Mutex
-	conns   map[string]*conn
-	failed  map[string]error
-	closed  bool
-	connect sync.Mutex // one connection attempt at a time
+	mu     sync.Mutex
+	conns  map[string]*conn
+	failed map[string]error
+	closed bool
+	// dialing holds one token per server while it connects: a second
+	// caller waits for the first (or its own context), others go on.
+	dialing map[string]chan struct{}
 	// inProcess, in tests, replaces the configured transport.
 	inProcess func(name string) mcp.Transport
 }
@@ -68,7 +71,7 @@ func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir s
 	return &Servers{
 		conf: conf, getenv: getenv, workdir: workdir,
 		client: mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, nil),
-		conns:  map[string]*conn{}, failed: map[string]error{},
+		conns:  map[string]*conn{}, failed: map[string]error{}, dialing: map[string]chan struct{}{},
 	}
 }
 
@@ -107,8 +110,19 @@ func (s *Servers) Connect(ctx context.Context, name string) ([]tool.Tool, error)
 	if !ok {
 		return nil, fmt.Errorf("no MCP server named %q; there are: %s", name, strings.Join(s.Names(), ", "))
 	}
-	s.connect.Lock()
-	defer s.connect.Unlock()
+	s.mu.Lock()
+	turn, ok := s.dialing[name]
+	if !ok {
+		turn = make(chan struct{}, 1)
+		s.dialing[name] = turn
+	}
+	s.mu.Unlock()
+	select {
+	case turn <- struct{}{}:
+		defer func() { <-turn }()
+	case <-ctx.Done():
+		return nil, fmt.Errorf("MCP server %s: %w", name, context.Cause(ctx))
+	}
 	s.mu.Lock()
 	c, closed := s.conns[name], s.closed
 	s.mu.Unlock()
@@ -138,6 +152,7 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	var transport mcp.Transport
+	stderrTail := &tail{max: 2 << 10}
 	switch {
 	case s.inProcess != nil:
 		transport = s.inProcess(name)
@@ -155,7 +170,9 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		for k, v := range cfg.Env {
 			cmd.Env = append(cmd.Env, k+"="+os.Expand(v, s.getenv))
 		}
-		cmd.Stderr = nil // a server's log is not the person's screen
+		// A server's log is not the person's screen, but its last lines
+		// say why it failed to start.
+		cmd.Stderr = stderrTail
 		detach(cmd)
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	default:
@@ -172,6 +189,9 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 	}
 	session, err := s.client.Connect(ctx, transport, nil)
 	if err != nil {
+		if said := stderrTail.lastLines(5); said != "" {
+			return nil, fmt.Errorf("cannot start or reach it: %w; it said:\n%s", err, said)
+		}
 		return nil, fmt.Errorf("cannot start or reach it: %w", err)
 	}
 	c := &conn{session: session}
@@ -192,10 +212,53 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		if err != nil || !isObjectSchema(schema) {
 			schema = json.RawMessage(`{"type":"object"}`)
 		}
-		c.tools = append(c.tools, &serverTool{server: name, remote: t.Name, description: t.Description, schema: schema,
-			session: session, allowed: allow[t.Name], timeout: timeout})
+		c.tools = append(c.tools, &serverTool{name: uniqueName(c.tools, wireName(name, t.Name)), server: name, remote: t.Name,
+			description: t.Description, schema: schema, session: session, allowed: allow[t.Name], timeout: timeout})
 	}
 	return c, nil
+}
+
+// uniqueName is name, or name with a suffix when an earlier tool of the
+// server already has it (two long names cut to the same 64 bytes): no
+// tool silently replaces another.
+func uniqueName(have []tool.Tool, name string) string {
+	taken := func(n string) bool {
+		return slices.ContainsFunc(have, func(t tool.Tool) bool { return t.Name() == n })
+	}
+	for i := 2; taken(name); i++ {
+		suffix := fmt.Sprintf("_%d", i)
+		name = name[:min(len(name), 64-len(suffix))] + suffix
+	}
+	return name
+}
+
+// tail keeps the last max bytes written to it (a server's stderr).
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = t.buf[over:]
+	}
+	return len(p), nil
+}
+
+// lastLines is the last n lines written, each cut to a readable width.
+func (t *tail) lastLines(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(string(t.buf), "\n"), "\n")
+	lines = lines[max(0, len(lines)-n):]
+	for i, l := range lines {
+		lines[i] = "  " + clip.String(strings.TrimSpace(l), 200)
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), " ")
 }
 
 func isObjectSchema(b []byte) bool {

@@ -175,7 +175,7 @@ func TestContentText(t *testing.T) {
 	if got := contentText(&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}}); got != `{"n":1}` {
 		t.Fatalf("%q", got)
 	}
-	long := (&serverTool{server: "a-very-long-server-name", remote: strings.Repeat("x", 80) + " y"}).Name()
+	long := wireName("a-very-long-server-name", strings.Repeat("x", 80)+" y")
 	if len(long) != 64 || strings.ContainsAny(long, " ") {
 		t.Fatalf("%q", long)
 	}
@@ -211,5 +211,67 @@ func TestHeadersStayWithTheirServer(t *testing.T) {
 		if a != "" {
 			t.Fatalf("the token went to another origin: %q", a)
 		}
+	}
+}
+
+// TestFailedStartSaysWhy: a server that dies at start is reported with
+// the last lines it wrote to stderr (it read only "client is closing: EOF").
+func TestFailedStartSaysWhy(t *testing.T) {
+	t.Parallel()
+	servers := New(map[string]config.MCPConfig{"gh": {Command: "sh", Args: []string{"-c", "echo starting >&2; echo 'fatal: GITHUB_TOKEN is not set' >&2; exit 1"}}}, os.Getenv, t.TempDir())
+	defer servers.Close()
+	_, err := servers.Connect(context.Background(), "gh")
+	if err == nil || !strings.Contains(err.Error(), "fatal: GITHUB_TOKEN is not set") {
+		t.Fatalf("%v", err)
+	}
+}
+
+// TestSlowServerDoesNotHoldTheOthers: while one server takes its time to
+// start, another connects; a caller waiting for the slow one gives up
+// with its own context.
+func TestSlowServerDoesNotHoldTheOthers(t *testing.T) {
+	t.Parallel()
+	servers := New(map[string]config.MCPConfig{
+		"slow": {Command: "sh", Args: []string{"-c", "exec sleep 60"}},
+		"fast": {Command: "unused"},
+	}, os.Getenv, t.TempDir())
+	defer servers.Close()
+	servers.inProcess = func(name string) mcp.Transport {
+		client, server := mcp.NewInMemoryTransports()
+		if name == "slow" { // nobody answers its initialize
+			return client
+		}
+		if _, err := mcptest.NewServer().Connect(context.Background(), server, nil); err != nil {
+			t.Error(err)
+		}
+		return client
+	}
+	slowCtx, stopSlow := context.WithCancel(context.Background())
+	defer stopSlow()
+	go servers.Connect(slowCtx, "slow")
+	time.Sleep(50 * time.Millisecond) // the slow one holds its dial
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if tools, err := servers.Connect(ctx, "fast"); err != nil || len(tools) == 0 {
+		t.Fatalf("the fast server waited for the slow one: %v", err)
+	}
+	wait, cancelWait := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelWait()
+	if _, err := servers.Connect(wait, "slow"); err == nil || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a second caller of the slow server: %v", err)
+	}
+}
+
+// TestCutNamesStayUnique: two tools whose names are the same once cut to
+// 64 bytes both stay, under different names.
+func TestCutNamesStayUnique(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 70)
+	var have []tool.Tool
+	for _, remote := range []string{long + "_a", long + "_b"} {
+		have = append(have, &serverTool{name: uniqueName(have, wireName("srv", remote)), server: "srv", remote: remote})
+	}
+	if a, b := have[0].Name(), have[1].Name(); a == b || len(a) > 64 || len(b) > 64 {
+		t.Fatalf("%q %q", a, b)
 	}
 }

@@ -16,6 +16,9 @@ import (
 
 // serverTool is one tool of a connected server, as the model sees it.
 type serverTool struct {
+	// name is what the model calls it: SERVER__tool, made unique among
+	// the server's tools when the cut to 64 bytes made two the same.
+	name                        string
 	server, remote, description string
 	schema                      json.RawMessage
 	session                     *mcp.ClientSession
@@ -24,9 +27,13 @@ type serverTool struct {
 }
 
 // Name is SERVER__tool, cut to what the API accepts.
-func (t *serverTool) Name() string {
+func (t *serverTool) Name() string { return t.name }
+
+// wireName is SERVER__remote in the characters and length tool names may
+// have (64 bytes).
+func wireName(server, remote string) string {
 	var b strings.Builder
-	for _, r := range t.server + "__" + t.remote {
+	for _, r := range server + "__" + remote {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
 			b.WriteRune(r)
 		} else {
