@@ -198,7 +198,7 @@ func (a *Agent) SetSession(s *session.Session) {
 // instructions, options, step budget, tools (resolved among available)
 // and output schema. Call it between turns.
 func (a *Agent) Apply(def Definition, available *tool.Set) error {
-	tools, err := def.ResolveTools(available)
+	tools, err := def.ToolSet(available)
 	if err != nil {
 		return err
 	}

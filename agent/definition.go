@@ -13,7 +13,9 @@ import (
 )
 
 // DefinitionSchemaVersion is the version of the JSON form written here.
-const DefinitionSchemaVersion = 1
+// Version 2 tells "tools": [] (no tools) from no "tools" (the caller's);
+// version 1, still read, wrote [] for both.
+const DefinitionSchemaVersion = 2
 
 // ErrUnknownSchemaVersion is a definition from a newer (or unknown) chat.
 var ErrUnknownSchemaVersion = errors.New("unknown agent definition schema_version")
@@ -32,7 +34,9 @@ type Definition struct {
 	// MaxSteps is the step budget (JSON -1 is unlimited; a definition
 	// without the key gets steps.Default).
 	MaxSteps steps.Budget
-	Tools    []ToolDescriptor
+	// Tools are the definition's own tools: nil gets its caller's (or
+	// the run's) set, an empty list none at all. ToolSet applies it.
+	Tools []ToolDescriptor
 	// StructuredOutput is a JSON Schema the final answer must match.
 	StructuredOutput json.RawMessage
 }
@@ -54,15 +58,15 @@ type ToolDescriptor struct {
 }
 
 type wireDefinition struct {
-	SchemaVersion    int              `json:"schema_version"`
-	Identifier       string           `json:"identifier"`
-	Description      string           `json:"description,omitempty"`
-	Model            string           `json:"model,omitempty"`
-	Instructions     string           `json:"instructions,omitempty"`
-	ModelOptions     ModelOptions     `json:"model_options"`
-	MaxSteps         *int             `json:"max_steps,omitempty"`
-	StructuredOutput json.RawMessage  `json:"structured_output,omitempty"`
-	Tools            []ToolDescriptor `json:"tools"`
+	SchemaVersion    int               `json:"schema_version"`
+	Identifier       string            `json:"identifier"`
+	Description      string            `json:"description,omitempty"`
+	Model            string            `json:"model,omitempty"`
+	Instructions     string            `json:"instructions,omitempty"`
+	ModelOptions     ModelOptions      `json:"model_options"`
+	MaxSteps         *int              `json:"max_steps,omitempty"`
+	StructuredOutput json.RawMessage   `json:"structured_output,omitempty"`
+	Tools            *[]ToolDescriptor `json:"tools,omitempty"`
 }
 
 // MarshalJSON writes the wire form: schema_version, and -1 for unlimited.
@@ -71,9 +75,9 @@ func (d Definition) MarshalJSON() ([]byte, error) {
 	if d.MaxSteps == steps.Unlimited {
 		max = -1
 	}
-	tools := d.Tools
-	if tools == nil {
-		tools = []ToolDescriptor{}
+	var tools *[]ToolDescriptor
+	if d.Tools != nil {
+		tools = &d.Tools
 	}
 	return json.Marshal(wireDefinition{
 		SchemaVersion: DefinitionSchemaVersion, Identifier: d.Identifier, Description: d.Description, Model: d.Model,
@@ -88,7 +92,7 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	if w.SchemaVersion != DefinitionSchemaVersion {
+	if w.SchemaVersion != DefinitionSchemaVersion && w.SchemaVersion != 1 {
 		return fmt.Errorf("%w %d (this chat reads %d); use a newer chat", ErrUnknownSchemaVersion, w.SchemaVersion, DefinitionSchemaVersion)
 	}
 	if err := CheckIdentifier(w.Identifier); err != nil {
@@ -99,9 +103,9 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("agent definition %s: %w", w.Identifier, err)
 	}
 	*d = Definition{Identifier: w.Identifier, Description: w.Description, Model: w.Model, Instructions: w.Instructions, Options: w.ModelOptions,
-		MaxSteps: max, Tools: w.Tools, StructuredOutput: w.StructuredOutput}
-	if len(d.Tools) == 0 {
-		d.Tools = nil
+		MaxSteps: max, StructuredOutput: w.StructuredOutput}
+	if w.Tools != nil && (len(*w.Tools) > 0 || w.SchemaVersion > 1) {
+		d.Tools = append([]ToolDescriptor{}, *w.Tools...)
 	}
 	if len(d.StructuredOutput) > 0 && !json.Valid(d.StructuredOutput) {
 		return fmt.Errorf("agent definition %s: structured_output is not JSON", w.Identifier)
@@ -143,6 +147,16 @@ func Describe(tools []tool.Tool) []ToolDescriptor {
 		out = append(out, ToolDescriptor{Name: t.Name(), Description: t.Description(), ParametersSchema: t.Parameters(), Timeout: t.Timeout().Seconds()})
 	}
 	return out
+}
+
+// ToolSet is the set a definition runs with among available: available
+// itself when it names no tools of its own, else its own (none for an
+// empty list).
+func (d Definition) ToolSet(available *tool.Set) (*tool.Set, error) {
+	if d.Tools == nil {
+		return available, nil
+	}
+	return d.ResolveTools(available)
 }
 
 // ResolveTools finds each descriptor's tool among the available ones; an

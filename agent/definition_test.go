@@ -41,7 +41,7 @@ func TestDefinitionJSON(t *testing.T) {
 		}
 	}
 	b, _ := json.Marshal(unlimited)
-	if !strings.Contains(string(b), `"max_steps":-1`) || !strings.Contains(string(b), `"schema_version":1`) {
+	if !strings.Contains(string(b), `"max_steps":-1`) || !strings.Contains(string(b), `"schema_version":2`) {
 		t.Fatalf("wire form %s", b)
 	}
 	var missing agent.Definition
@@ -49,14 +49,37 @@ func TestDefinitionJSON(t *testing.T) {
 		t.Fatalf("missing max_steps: %+v %v", missing, err)
 	}
 	var future agent.Definition
-	if err := json.Unmarshal([]byte(`{"schema_version":2,"identifier":"x"}`), &future); !errors.Is(err, agent.ErrUnknownSchemaVersion) {
-		t.Fatalf("schema 2: %v", err)
+	if err := json.Unmarshal([]byte(`{"schema_version":3,"identifier":"x"}`), &future); !errors.Is(err, agent.ErrUnknownSchemaVersion) {
+		t.Fatalf("schema 3: %v", err)
+	}
+	// "tools": [] is no tools; no "tools", the caller's; version 1 wrote
+	// [] for the caller's, and still reads so.
+	for wire, none := range map[string]bool{
+		`{"schema_version":2,"identifier":"x","tools":[]}`: true,
+		`{"schema_version":2,"identifier":"x"}`:            false,
+		`{"schema_version":1,"identifier":"x","tools":[]}`: false,
+	} {
+		var d agent.Definition
+		if err := json.Unmarshal([]byte(wire), &d); err != nil || (d.Tools != nil) != none {
+			t.Errorf("%s: tools %#v %v", wire, d.Tools, err)
+		}
+		b, _ := json.Marshal(d)
+		var back agent.Definition
+		if json.Unmarshal(b, &back) != nil || (back.Tools != nil) != none {
+			t.Errorf("%s round trip: %s", wire, b)
+		}
 	}
 }
 
 func TestResolveTools(t *testing.T) {
 	t.Parallel()
 	available := tool.NewSet(tool.Builtins(tool.Workspace{Root: t.TempDir()})...)
+	if set, err := (agent.Definition{}).ToolSet(available); err != nil || set != available {
+		t.Fatal("a definition without tools of its own does not get the caller's")
+	}
+	if set, err := (agent.Definition{Tools: []agent.ToolDescriptor{}}).ToolSet(available); err != nil || len(set.All()) != 0 {
+		t.Fatal("tools = [] is not no tools")
+	}
 	d := agent.Definition{Identifier: "a", Tools: []agent.ToolDescriptor{{Name: "read_file", Timeout: 3}}}
 	set, err := d.ResolveTools(available)
 	if err != nil || len(set.All()) != 1 || set.Timeout(set.All()[0]).Seconds() != 3 {

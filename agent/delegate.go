@@ -174,9 +174,9 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 	o := caller.o
 	caller.cfgMu.Unlock()
 	tools := o.Tools
-	if len(def.Tools) > 0 {
+	if def.Tools != nil {
 		var err error
-		if tools, err = def.ResolveTools(d.Tools); err != nil {
+		if tools, err = def.ToolSet(d.Tools); err != nil {
 			return nil, err
 		}
 	}

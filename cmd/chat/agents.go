@@ -60,8 +60,11 @@ func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definitio
 		return def, fmt.Errorf("config agents.%s: %w", name, err)
 	}
 	def.MaxSteps = budget
-	for _, t := range ac.Tools {
-		def.Tools = append(def.Tools, agent.ToolDescriptor{Name: t})
+	if ac.Tools != nil { // tools = [] is no tools; no key, the caller's
+		def.Tools = []agent.ToolDescriptor{}
+		for _, t := range ac.Tools {
+			def.Tools = append(def.Tools, agent.ToolDescriptor{Name: t})
+		}
 	}
 	if ac.StructuredOutput != "" {
 		p := ac.StructuredOutput
@@ -103,9 +106,6 @@ func applyAgent(cmdChanged func(string) bool, d deps, o *rootOptions, cfg config
 		def.Tools = stillHere(d, def, available)
 	default:
 		return "", nil
-	}
-	if def.Tools == nil { // a definition without tools keeps the built-in set
-		def.Tools = agent.Describe(available.All())
 	}
 	if err := a.Apply(def, available); err != nil {
 		return "", err
@@ -233,9 +233,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if len(def.Tools) == 0 {
-				def.Tools = agent.Describe(available.All())
-			} else if set, err := def.ResolveTools(available); err == nil {
+			if set, err := def.ToolSet(available); err == nil {
 				def.Tools = agent.Describe(set.All())
 			}
 			return writeJSON(d, def)

@@ -49,7 +49,7 @@ temperature = 0.1
 
 	exported, _, code := run1("agents", "export", "reviewer")
 	var wire map[string]any
-	if code != 0 || json.Unmarshal([]byte(exported), &wire) != nil || wire["schema_version"] != 1.0 || wire["max_steps"] != -1.0 ||
+	if code != 0 || json.Unmarshal([]byte(exported), &wire) != nil || wire["schema_version"] != 2.0 || wire["max_steps"] != -1.0 ||
 		wire["tools"].([]any)[0].(map[string]any)["parameters_schema"] == nil {
 		t.Fatalf("export:\n%s", exported)
 	}
@@ -74,7 +74,7 @@ temperature = 0.1
 	if _, errOut, code := runOther("agents", "import", bad); code != 1 || !strings.Contains(errOut, "launch_rockets") {
 		t.Fatal(errOut)
 	}
-	_ = os.WriteFile(bad, []byte(strings.Replace(exported, `"schema_version": 1`, `"schema_version": 9`, 1)), 0o600)
+	_ = os.WriteFile(bad, []byte(strings.Replace(exported, `"schema_version": 2`, `"schema_version": 9`, 1)), 0o600)
 	if _, errOut, code := runOther("agents", "import", bad); code != 1 || !strings.Contains(errOut, "schema_version 9") {
 		t.Fatal(errOut)
 	}

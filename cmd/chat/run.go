@@ -406,9 +406,6 @@ func (w *wired) switchAgent(cfg config.Config, name string) error {
 	if err := mayLead(cfg, def); err != nil {
 		return err
 	}
-	if len(def.Tools) == 0 {
-		def.Tools = agent.Describe(w.tools.All())
-	}
 	return w.agent.Apply(def, w.tools)
 }
 

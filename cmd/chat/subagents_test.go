@@ -199,3 +199,18 @@ func TestPersonaWithAnUnknownToolIsRefusedAtStart(t *testing.T) {
 		t.Fatalf("exit %d, %d requests: %s", code, srv.RequestCount(), errOut)
 	}
 }
+
+// TestPersonaWithNoTools: tools = [] is a persona with no tools at all
+// (it got every tool); without the key it gets the caller's.
+func TestPersonaWithNoTools(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "just words"})
+	cmd := command(t, srv, "--agent", "talker", "-p", "hi")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[agents.talker]\ninstructions = \"You only talk.\"\ntools = []\n")
+	if _, errOut, code := run(t, cmd); code != 0 {
+		t.Fatal(errOut)
+	}
+	if tools := srv.Requests()[0].ToolNames(); len(tools) != 0 {
+		t.Fatalf("a persona with tools = [] was offered %v", tools)
+	}
+}
