@@ -324,7 +324,7 @@ func TestTUIEditorAndHistory(t *testing.T) {
 	tm.ask("question one")
 	tm.waitFor("first answer", 10*time.Second)
 	tm.keys("Up")
-	tm.waitFor("› question one", 5*time.Second)
+	tm.waitForInput("› question one") // the transcript has it too
 	tm.keys("C-g")
 	tm.waitFor("› written in the editor", 5*time.Second)
 	tm.keys("Enter")
