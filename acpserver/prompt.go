@@ -121,7 +121,7 @@ func (l *live) stopRunning() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.running = false
-	return l.s.Interloper.Drain()
+	return control.Texts(l.s.Interloper.Drain())
 }
 
 // takeLeftovers drains what was steered in too late for the turn; once
@@ -129,7 +129,7 @@ func (l *live) stopRunning() []string {
 func (l *live) takeLeftovers() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	items := l.s.Interloper.Drain()
+	items := control.Texts(l.s.Interloper.Drain())
 	if len(items) == 0 {
 		l.running = false
 	}

@@ -158,7 +158,7 @@ func TestSoak(t *testing.T) {
 		}
 		returned := map[string]bool{}
 		for _, x := range in.Drain() { // what a host would hand back
-			returned[x] = true
+			returned[x.Text] = true
 		}
 		if err := w.Sync(sess); err != nil {
 			t.Fatal(err)

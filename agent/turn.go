@@ -31,9 +31,13 @@ type turn struct {
 
 func (t *turn) emit(e listener.Event) { t.a.o.Listeners.Emit(e) }
 
-func (t *turn) appendUser(m session.Message, midLoop bool) {
+func (t *turn) appendUser(m session.Message, midLoop bool) { t.appendInput(m, midLoop, 0) }
+
+// appendInput appends a user message; input is the Interloper item it
+// came from (0: none).
+func (t *turn) appendInput(m session.Message, midLoop bool, input uint64) {
 	t.sess.AppendInput(m)
-	t.emit(listener.UserTurn{Origin: t.origin, Content: m.Content, MidLoop: midLoop})
+	t.emit(listener.UserTurn{Origin: t.origin, Content: m.Content, MidLoop: midLoop, Input: input})
 }
 
 // loop runs completions until the model answers without tools and nothing
@@ -220,8 +224,8 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 // drainInterloper moves what the person typed mid-turn into history.
 func (t *turn) drainInterloper() bool {
 	items := t.a.o.Interloper.Drain()
-	for _, text := range items {
-		t.appendUser(session.User(text), true)
+	for _, it := range items {
+		t.appendInput(session.User(it.Text), true, it.ID)
 	}
 	return len(items) > 0
 }

@@ -104,7 +104,7 @@ func TestInterloperKeepsOrder(t *testing.T) {
 	in := NewInterloper()
 	in.Push("a")
 	in.Push("b")
-	if got := in.Drain(); len(got) != 2 || got[0] != "a" || got[1] != "b" {
+	if got := Texts(in.Drain()); len(got) != 2 || got[0] != "a" || got[1] != "b" {
 		t.Fatalf("Drain = %q", got)
 	}
 	if in.Drain() != nil {
@@ -115,16 +115,18 @@ func TestInterloperKeepsOrder(t *testing.T) {
 func TestInterloperRetract(t *testing.T) {
 	t.Parallel()
 	in := NewInterloper()
-	in.Push("a")
-	in.Push("b")
-	in.Push("a")
-	if !in.Retract("a") || in.Retract("zzz") {
+	first := in.Push("a")
+	b := in.Push("b")
+	second := in.Push("a")
+	// Two equal texts are two items: the one taken back is the one named.
+	if !in.Retract(second) || in.Retract(9999) {
 		t.Fatal("Retract")
 	}
-	if got := in.Drain(); len(got) != 2 || got[0] != "b" || got[1] != "a" {
-		t.Fatalf("after Retract: %q", got)
+	got := in.Drain()
+	if len(got) != 2 || got[0] != (Item{first, "a"}) || got[1] != (Item{b, "b"}) {
+		t.Fatalf("after Retract: %v", got)
 	}
-	if in.Retract("b") {
+	if in.Retract(b) {
 		t.Fatal("retracted a delivered item")
 	}
 }

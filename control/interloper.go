@@ -4,23 +4,34 @@ import "sync"
 
 // Interloper queues text the person sends while a turn runs. Push never
 // blocks; Drain hands everything queued so far to the agent, in order.
+// Each item has an identity, so a host can tell which of its items the
+// agent took (two equal texts are two items).
 type Interloper struct {
 	mu    sync.Mutex
-	items []string
+	items []Item
+	last  uint64
+}
+
+// Item is one queued text and the id Push gave it.
+type Item struct {
+	ID   uint64
+	Text string
 }
 
 // NewInterloper returns an empty queue.
 func NewInterloper() *Interloper { return &Interloper{} }
 
-// Push queues text; safe from any goroutine.
-func (i *Interloper) Push(text string) {
+// Push queues text and returns its id; safe from any goroutine.
+func (i *Interloper) Push(text string) uint64 {
 	i.mu.Lock()
-	i.items = append(i.items, text)
-	i.mu.Unlock()
+	defer i.mu.Unlock()
+	i.last++
+	i.items = append(i.items, Item{ID: i.last, Text: text})
+	return i.last
 }
 
 // Drain empties the queue and returns what it held, oldest first.
-func (i *Interloper) Drain() []string {
+func (i *Interloper) Drain() []Item {
 	if i == nil {
 		return nil
 	}
@@ -28,6 +39,15 @@ func (i *Interloper) Drain() []string {
 	defer i.mu.Unlock()
 	out := i.items
 	i.items = nil
+	return out
+}
+
+// Texts are the texts of items, in order.
+func Texts(items []Item) []string {
+	out := make([]string, len(items))
+	for k, it := range items {
+		out[k] = it.Text
+	}
 	return out
 }
 
@@ -41,14 +61,14 @@ func (i *Interloper) Len() int {
 	return len(i.items)
 }
 
-// Retract removes the oldest queued item equal to text, if it has not been
-// drained yet, and reports whether it did (the person took it back to edit
-// or delete it before the agent saw it).
-func (i *Interloper) Retract(text string) bool {
+// Retract removes the item id if it has not been drained yet, and
+// reports whether it did (the person took it back to edit or delete it
+// before the agent saw it).
+func (i *Interloper) Retract(id uint64) bool {
 	i.mu.Lock()
 	defer i.mu.Unlock()
 	for k, it := range i.items {
-		if it == text {
+		if it.ID == id {
 			i.items = append(i.items[:k:k], i.items[k+1:]...)
 			return true
 		}

@@ -35,6 +35,9 @@ type (
 		Origin
 		Content string
 		MidLoop bool
+		// Input is the Interloper item the text was (0: none), so a host
+		// knows which of its queued items the agent took.
+		Input uint64
 	}
 	// ThinkingDelta is a piece of streamed reasoning.
 	ThinkingDelta struct {

@@ -110,7 +110,8 @@ type SessionHost interface {
 // pendingItem is text sent while a turn runs, not yet delivered.
 type pendingItem struct {
 	text   string
-	inject bool // true: into the running turn; false: as the next turn
+	inject bool   // true: into the running turn; false: as the next turn
+	input  uint64 // an inject item's id in the Interloper
 }
 
 // liveTurn is what the running completion has streamed so far.

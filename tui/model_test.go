@@ -222,8 +222,8 @@ func TestMidTurnInput(t *testing.T) {
 		t.Fatalf("pending list not shown:\n%s", view)
 	}
 	// The agent takes the inject item: it becomes a mid-turn user message.
-	f.in.Drain()
-	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "look at the tests too", MidLoop: true})
+	taken := f.in.Drain()
+	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "look at the tests too", MidLoop: true, Input: taken[0].ID})
 	if len(f.m.pending) != 1 || !strings.Contains(f.printed(), "↳ look at the tests too") {
 		t.Fatalf("delivery: pending %+v printed %q", f.m.pending, f.printed())
 	}
@@ -543,5 +543,30 @@ func TestFailedQuestionIsNotGlued(t *testing.T) {
 	f.typeText("now")
 	if got := f.m.input.value(); got != "why does it fail now" {
 		t.Fatalf("input %q", got)
+	}
+}
+
+// TestPendingItemsHaveIdentities: two equal texts typed during a turn are
+// two items; the one the agent took is the one that leaves the list (they
+// were matched by text), and the other comes back after a cancel.
+func TestPendingItemsHaveIdentities(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "first question")
+	f.submit("yes")
+	f.submit("yes")
+	if len(f.m.pending) != 2 || f.m.pending[0].input == f.m.pending[1].input {
+		t.Fatalf("pending %+v", f.m.pending)
+	}
+	second := f.m.pending[1].input
+	if !f.in.Retract(second) { // as if the agent took the second
+		t.Fatal("not queued")
+	}
+	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "yes", MidLoop: true, Input: second})
+	if len(f.m.pending) != 1 || f.m.pending[0].input == second {
+		t.Fatalf("the wrong item left: %+v", f.m.pending)
+	}
+	f.send(press("ctrl+c"))
+	if got := f.m.input.value(); got != "yes" {
+		t.Fatalf("after the cancel the input holds %q", got)
 	}
 }

@@ -32,7 +32,7 @@ func (m *Model) takePending() (pendingItem, bool) {
 		i := len(m.pending) - 1
 		p := m.pending[i]
 		m.pending = m.pending[:i]
-		if !p.inject || m.opts.Interloper.Retract(p.text) {
+		if !p.inject || m.opts.Interloper.Retract(p.input) {
 			return p, true
 		}
 	}
@@ -40,9 +40,9 @@ func (m *Model) takePending() (pendingItem, bool) {
 }
 
 // delivered drops the inject item the agent just put into history.
-func (m *Model) delivered(text string) {
+func (m *Model) delivered(input uint64) {
 	for i, p := range m.pending {
-		if p.inject && p.text == text {
+		if p.inject && p.input == input {
 			m.pending = append(m.pending[:i:i], m.pending[i+1:]...)
 			return
 		}
@@ -54,7 +54,7 @@ func (m *Model) delivered(text string) {
 func (m *Model) reclaimPending() []string {
 	var out []string
 	for _, p := range m.pending {
-		if !p.inject || m.opts.Interloper.Retract(p.text) {
+		if !p.inject || m.opts.Interloper.Retract(p.input) {
 			out = append(out, p.text)
 		}
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -95,7 +96,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	switch e := ev.(type) {
 	case listener.UserTurn:
 		if e.MidLoop {
-			m.delivered(e.Content)
+			m.delivered(e.Input)
 			m.print(m.userBlock(e.Content, true))
 		}
 	case listener.ThinkingDelta:
@@ -230,22 +231,21 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 		}
 		return nil
 	}
+	// What the turn never took, with the queued items, in the order the
+	// person sent them; the agent's items are known by their ids.
 	var next []string
 	late := m.opts.Interloper.Drain()
 	for _, p := range m.pending {
-		if p.inject {
-			for i, t := range late {
-				if t == p.text {
-					next = append(next, t)
-					late = append(late[:i:i], late[i+1:]...)
-					break
-				}
-			}
-		} else {
+		if !p.inject {
 			next = append(next, p.text)
+			continue
+		}
+		if i := slices.IndexFunc(late, func(it control.Item) bool { return it.ID == p.input }); i >= 0 {
+			next = append(next, late[i].Text)
+			late = slices.Delete(late, i, i+1)
 		}
 	}
-	next = append(next, late...)
+	next = append(next, control.Texts(late)...)
 	m.pending = nil
 	return m.runQueued(next)
 }

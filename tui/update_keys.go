@@ -259,10 +259,11 @@ func (m *Model) submit(inject bool) tea.Cmd {
 		m.print(m.noticeBlock(m.st.notice, "✎ the conversation goes on from your edited message"))
 	}
 	if m.busy {
-		m.pending = append(m.pending, pendingItem{text: text, inject: inject})
+		item := pendingItem{text: text, inject: inject}
 		if inject {
-			m.opts.Interloper.Push(text)
+			item.input = m.opts.Interloper.Push(text)
 		}
+		m.pending = append(m.pending, item)
 		return hist
 	}
 	if m.opts.Workdir != "" && strings.Contains(text, "@") {
