@@ -63,10 +63,10 @@ func (d *Delegate) Description() string {
 }
 
 func (d *Delegate) Parameters() json.RawMessage {
-	names, _ := json.Marshal(d.names())
-	return json.RawMessage(`{"type":"object","properties":{` +
-		`"name":{"type":"string","enum":` + string(names) + `,"description":"which sub-agent"},` +
-		`"task":{"type":"string","description":"the task, with all the context it needs"}},"required":["name","task"]}`)
+	return tool.Object([]string{"name", "task"}, map[string]*tool.Schema{
+		"name": tool.Choice("which sub-agent", d.names()),
+		"task": tool.Prop("string", "the task, with all the context it needs"),
+	})
 }
 
 func (d *Delegate) Timeout() time.Duration { return delegateTimeout }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatrepl/chat/internal/atomicfile"
 )
 
 // Defaults for a Store's bounds.
@@ -163,18 +165,11 @@ func (st *Store) Take(root, turn, label string) (info Info, note string, err err
 }
 
 func writeJSON(p string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return atomicfile.Write(p, b, 0o600)
 }
 
 // Checkpoints lists the checkpoints, oldest first.

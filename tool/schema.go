@@ -33,6 +33,16 @@ func Object(required []string, props map[string]*Schema) json.RawMessage {
 // Prop builds a property schema.
 func Prop(typ, description string) *Schema { return &Schema{Type: typ, Description: description} }
 
+// Choice builds a string property that must be one of names (which
+// server, skill or sub-agent).
+func Choice(description string, names []string) *Schema {
+	s := &Schema{Type: "string", Description: description, Enum: []any{}}
+	for _, n := range names {
+		s.Enum = append(s.Enum, n)
+	}
+	return s
+}
+
 // CheckArgs checks args against schema with a JSON Schema validator
 // (google/jsonschema-go): a JSON object, required keys, types, enums,
 // items. Unknown keys are allowed (models add them) and a null counts as

@@ -167,8 +167,7 @@ func (s *Skills) Parameters() json.RawMessage {
 	for _, sk := range s.List {
 		names = append(names, sk.Name)
 	}
-	enum, _ := json.Marshal(names)
-	return json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","enum":` + string(enum) + `,"description":"the skill to load"}},"required":["name"]}`)
+	return Object([]string{"name"}, map[string]*Schema{"name": Choice("the skill to load", names)})
 }
 
 func (s *Skills) Timeout() time.Duration { return 10 * time.Second }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/atomicfile"
 )
 
 func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
@@ -196,26 +196,6 @@ func tableHeader(line string) (string, bool) {
 	return strings.Join(parts, "."), true
 }
 
-// writeConfig replaces the config file atomically, private to the user.
-func replaceConfigFile(path, text string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".config-*.toml")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(text); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+// replaceConfigFile replaces the config file atomically, private to the
+// user.
+func replaceConfigFile(path, text string) error { return atomicfile.Write(path, []byte(text), 0o600) }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/hook"
+	"github.com/chatrepl/chat/internal/atomicfile"
 	"github.com/chatrepl/chat/internal/project"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/tool"
@@ -155,14 +156,7 @@ func (t trustFile) trust(p *projectHooks) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
-		return err
-	}
-	tmp := t.path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, t.path)
+	return atomicfile.Write(t.path, b, 0o600)
 }
 
 // untrustedNote is what print mode says of project hooks it does not run.

@@ -138,8 +138,7 @@ func (c *Connector) Description() string {
 }
 
 func (c *Connector) Parameters() json.RawMessage {
-	enum, _ := json.Marshal(c.Servers.Names())
-	return json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","enum":` + string(enum) + `,"description":"the server"}},"required":["name"]}`)
+	return tool.Object([]string{"name"}, map[string]*tool.Schema{"name": tool.Choice("the server", c.Servers.Names())})
 }
 
 func (c *Connector) Timeout() time.Duration { return connectTimeout + 5*time.Second }
