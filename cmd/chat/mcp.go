@@ -1,21 +1,16 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/internal/atomicfile"
 )
 
 func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
@@ -72,29 +67,7 @@ func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
 				return err
 			}
 			path := configPath(d, o)
-			cfg, err := loadConfigFile(d, o, config.Flags{})
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			if _, dup := cfg.MCP[name]; dup {
-				return fmt.Errorf("%s already has an MCP server %q; chat mcp rm %s first", path, name, name)
-			}
-			var block bytes.Buffer
-			if err := toml.NewEncoder(&block).Encode(map[string]map[string]config.MCPConfig{"mcp": {name: add}}); err != nil {
-				return err
-			}
-			// The encoder opens with the parent table [mcp]: a second add
-			// would define it twice (invalid), and rm would leave it behind.
-			entry := strings.TrimPrefix(block.String(), "[mcp]\n")
-			old, err := os.ReadFile(path)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			text := string(old)
-			if text != "" && !strings.HasSuffix(text, "\n") {
-				text += "\n"
-			}
-			if err := replaceConfigFile(path, text+"\n"+entry); err != nil {
+			if err := config.AddMCP(path, name, add); err != nil {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "added MCP server %s to %s\n", name, path)
@@ -114,19 +87,7 @@ func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
 		Use: "rm NAME", Short: "Remove an MCP server from the config file", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			name, path := args[0], configPath(d, o)
-			old, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			text, found := withoutTable(string(old), "mcp."+name)
-			if !found {
-				return fmt.Errorf("%s has no [mcp.%s]", path, name)
-			}
-			var check config.Config
-			if _, err := toml.Decode(text, &check); err != nil || check.MCP[name].Command != "" || check.MCP[name].URL != "" {
-				return fmt.Errorf("could not remove [mcp.%s] from %s cleanly; edit it by hand", name, path)
-			}
-			if err := replaceConfigFile(path, text); err != nil {
+			if err := config.RemoveMCP(path, name); err != nil {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "removed MCP server %s from %s\n", name, path)
@@ -162,40 +123,3 @@ func pairs(flag string, kvs []string) (map[string]string, error) {
 	}
 	return out, nil
 }
-
-// withoutTable removes the table [name] and its sub-tables ([name.env],
-// …) from a TOML text; comments and every other line stay as they were.
-func withoutTable(text, name string) (string, bool) {
-	var out []string
-	skipping, found := false, false
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if h, ok := tableHeader(line); ok {
-			skipping = h == name || strings.HasPrefix(h, name+".")
-			found = found || skipping
-		}
-		if !skipping {
-			out = append(out, line)
-		}
-	}
-	return strings.Join(out, ""), found
-}
-
-func tableHeader(line string) (string, bool) {
-	l := strings.TrimSpace(line)
-	if !strings.HasPrefix(l, "[") || strings.HasPrefix(l, "[[") {
-		return "", false
-	}
-	end := strings.IndexByte(l, ']')
-	if end < 0 {
-		return "", false
-	}
-	parts := strings.Split(l[1:end], ".")
-	for i, p := range parts {
-		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
-	}
-	return strings.Join(parts, "."), true
-}
-
-// replaceConfigFile replaces the config file atomically, private to the
-// user.
-func replaceConfigFile(path, text string) error { return atomicfile.Write(path, []byte(text), 0o600) }
