@@ -214,3 +214,33 @@ func TestPersonaWithNoTools(t *testing.T) {
 		t.Fatalf("a persona with tools = [] was offered %v", tools)
 	}
 }
+
+// TestPersonaOwnBudgetNotice: a persona's max_steps caps its own share:
+// its budget notice is its own ("looper 0"), in its caller's turn, and the
+// caller goes on.
+func TestPersonaOwnBudgetNotice(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		sub := strings.HasPrefix(req.Messages[0].Text(), "You loop")
+		last := req.Messages[len(req.Messages)-1]
+		switch {
+		case len(req.Tools) == 0:
+			return oaitest.Answer{Text: "what the looper gathered"}
+		case sub:
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("s%d", req.Index), Name: "list_files", Args: `{"path":"."}`}}}
+		case last.Role == "tool":
+			return oaitest.Answer{Text: "done"}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"looper","task":"list"}`}}}
+	})
+	cmd := command(t, srv, "--json", "-p", "go")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[agents.looper]\ninstructions = \"You loop.\"\nmax_steps = 2\ntools = [\"list_files\"]\n")
+	out, errOut, code := run(t, cmd)
+	if code != 0 || !strings.Contains(out, `{"type":"fallback_notice","agent":"looper 0","turn":1,"reason":"the agent used its 2 steps`) {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if strings.Contains(out, `"type":"fallback_notice","turn"`) {
+		t.Errorf("the main agent's budget ran out too:\n%s", out)
+	}
+}

@@ -56,6 +56,9 @@ type Servers struct {
 	// dialing holds one token per server while it connects: a second
 	// caller waits for the first (or its own context), others go on.
 	dialing map[string]chan struct{}
+	// stopping ends every dial in flight when Close runs.
+	stopping context.Context
+	stop     context.CancelFunc
 	// inProcess, in tests, replaces the configured transport.
 	inProcess func(name string) mcp.Transport
 }
@@ -68,7 +71,9 @@ type conn struct {
 // New returns the servers of conf; nothing is started yet. getenv expands
 // ${VAR} in env and header values; workdir is where commands run.
 func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir string) *Servers {
+	stopping, stop := context.WithCancel(context.Background())
 	return &Servers{
+		stopping: stopping, stop: stop,
 		conf: conf, getenv: getenv, workdir: workdir,
 		client: mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, nil),
 		conns:  map[string]*conn{}, failed: map[string]error{}, dialing: map[string]chan struct{}{},
@@ -151,6 +156,7 @@ func (s *Servers) Connect(ctx context.Context, name string) ([]tool.Tool, error)
 func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (*conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
+	defer context.AfterFunc(s.stopping, cancel)() // Close ends the dial
 	var transport mcp.Transport
 	stderrTail := &tail{max: 2 << 10}
 	switch {
@@ -328,6 +334,7 @@ func (s *Servers) States() []State {
 // Close stops every server (a command's process: stdin closed, then
 // SIGTERM, then killed) and refuses new connections.
 func (s *Servers) Close() error {
+	s.stop()
 	s.mu.Lock()
 	s.closed = true
 	conns := s.conns

@@ -3,12 +3,14 @@ package mcpclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -273,5 +275,44 @@ func TestCutNamesStayUnique(t *testing.T) {
 	}
 	if a, b := have[0].Name(), have[1].Name(); a == b || len(a) > 64 || len(b) > 64 {
 		t.Fatalf("%q %q", a, b)
+	}
+}
+
+// TestCloseEndsADialInFlight: closing while a server is still starting
+// ends the dial at once and leaves no session or process behind.
+func TestCloseEndsADialInFlight(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	servers := New(map[string]config.MCPConfig{"slow": {Command: "sh", Args: []string{"-c", "echo $$ > " + pidFile + "; exec sleep 60"}}}, os.Getenv, t.TempDir())
+	done := make(chan error, 1)
+	go func() { _, err := servers.Connect(context.Background(), "slow"); done <- err }()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(pidFile); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never started")
+		}
+	}
+	_ = servers.Close()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("connected after Close")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the dial went on after Close")
+	}
+	if st := servers.States(); len(st) != 1 || st[0].Status == "connected" {
+		t.Fatalf("%+v", st)
+	}
+	b, _ := os.ReadFile(pidFile)
+	var pid int
+	fmt.Sscan(strings.TrimSpace(string(b)), &pid)
+	for deadline := time.Now().Add(5 * time.Second); pid > 0 && syscall.Kill(pid, 0) == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the server %d outlived Close", pid)
+		}
 	}
 }
