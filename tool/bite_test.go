@@ -85,3 +85,32 @@ func TestWriteOntoAFIFOIsRefused(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// TestOutsideReadDirectoryReplacedIsRefused: the folder of an approved
+// read outside the working directory is replaced by a link (to a secret),
+// or by another folder, between the approval and the run: the read is
+// refused with ErrChanged, and the secret is not returned.
+func TestOutsideReadDirectoryReplacedIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, link := range []bool{true, false} {
+		dir, outside, secret := t.TempDir(), t.TempDir(), t.TempDir()
+		os.MkdirAll(filepath.Join(outside, "sub"), 0o700)
+		os.WriteFile(filepath.Join(outside, "sub", "f.txt"), []byte("fine\n"), 0o600)
+		os.WriteFile(filepath.Join(secret, "f.txt"), []byte("TOP-SECRET\n"), 0o600)
+		set := NewSet(Builtins(Workspace{Root: dir})...)
+		set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
+			sub := filepath.Join(outside, "sub")
+			if err := os.Rename(sub, sub+".old"); err != nil {
+				return Decision{}, err
+			}
+			if link {
+				return Decision{Verdict: Allow}, os.Symlink(secret, sub)
+			}
+			return Decision{Verdict: Allow}, os.Rename(secret, sub)
+		})
+		r := call(set, "read_file", map[string]any{"path": filepath.Join(outside, "sub", "f.txt")})
+		if r.Err == nil || !strings.Contains(r.Content, "changed between approval") || strings.Contains(r.Content, "TOP-SECRET") {
+			t.Fatalf("link %v: %+v", link, r)
+		}
+	}
+}
