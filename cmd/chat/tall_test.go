@@ -33,11 +33,20 @@ func tallAnswer(n int) string {
 // prompt is on screen and the status bar is the last line.
 func (tm *pane) promptAndStatusIntact(when string) {
 	tm.t.Helper()
-	time.Sleep(300 * time.Millisecond)
-	visible := tm.tmux("capture-pane", "-p", "-t", "main")
-	lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
-	if !strings.Contains(visible, "Ask anything") || !strings.Contains(lines[len(lines)-1], "scripted-model") {
-		tm.t.Fatalf("%s, the prompt or the status bar is broken:\n%s", when, visible)
+	// The turn ends first (no fixed pause: a loaded machine is slow, not
+	// wrong); then the prompt and the status bar must be whole.
+	tm.waitIdle(10 * time.Second)
+	deadline := time.Now().Add(5 * time.Second * loadAllowance)
+	for {
+		visible := tm.tmux("capture-pane", "-p", "-t", "main")
+		lines := strings.Split(strings.TrimRight(visible, "\n"), "\n")
+		if strings.Contains(visible, "Ask anything") && strings.Contains(lines[len(lines)-1], "scripted-model") {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%s, the prompt or the status bar is broken:\n%s", when, visible)
+		}
+		time.Sleep(30 * time.Millisecond)
 	}
 }
 
