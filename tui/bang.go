@@ -86,10 +86,10 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 		} else {
 			run.cut = true
 		}
-		m.toolOut = lastLines(m.toolOut+listener.VisibleString(msg.text), 4, 8<<10)
+		m.stream.toolOut = lastLines(m.stream.toolOut+listener.VisibleString(msg.text), 4, 8<<10)
 		return waitBang(run.msgs)
 	case bangDoneMsg:
-		m.bang, m.toolOut = nil, ""
+		m.bang, m.stream.toolOut = nil, ""
 		run.cancel()
 		m.print(m.bangBlock(run, msg))
 		m.opts.Agent.AddContext(bangContext(run, msg))

@@ -126,9 +126,9 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.helpBlock())
 	case "/new":
 		s := a.NewSession()
-		m.resetSpent()
+		m.usage.reset()
 		m.lastAnswer, m.lastSynthesized = "", false
-		m.contextUsed = 0
+		m.usage.contextUsed = 0
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
 		if host := m.opts.Sessions; host != nil {
 			return func() tea.Msg { // creating its file is IO
@@ -396,7 +396,7 @@ func (m *Model) onRewound(msg rewoundMsg) {
 	m.print(m.noticeBlock(m.st.notice, listener.VisibleString(strings.TrimRight(msg.report, "\n"))))
 	if msg.question != "" {
 		msgs := m.opts.Agent.Session().Messages()
-		m.contextUsed = contextOf(msgs)
+		m.usage.contextUsed = contextOf(msgs)
 		if m.input.empty() {
 			m.input.set(msg.question)
 		}
@@ -433,7 +433,7 @@ func (m *Model) onResumed(msg resumedMsg) {
 	}
 	s := msg.s
 	m.opts.Agent.SetSession(s)
-	m.resetSpent()
+	m.usage.reset()
 	m.lastAnswer, m.lastSynthesized = "", false
 	m.showResumed(s.Messages())
 }
@@ -443,7 +443,7 @@ type showResumedMsg struct{}
 // showResumed says a session was resumed and shows where it stopped: the
 // last question and what followed.
 func (m *Model) showResumed(msgs []session.Message) {
-	m.contextUsed = contextOf(msgs)
+	m.usage.contextUsed = contextOf(msgs)
 	m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("── resumed a session of %d messages ──", len(msgs))))
 	// Show where it stopped: the last question and what followed.
 	for i := len(msgs) - 1; i >= 0; i-- {

@@ -33,13 +33,14 @@ func (s spent) costLabel() string {
 	return pricing.Format(s.cost)
 }
 
-func (m *Model) onUsage(e listener.Usage) {
-	m.spent.add(e)
-	m.turnSpent.add(e)
+// add counts a completion for the session and the turn.
+func (u *usageState) add(e listener.Usage) {
+	u.spent.add(e)
+	u.turnSpent.add(e)
 }
 
-// resetSpent starts counting again (a new or another session).
-func (m *Model) resetSpent() { m.spent, m.turnSpent = spent{}, spent{} }
+// reset starts counting again (a new or another session).
+func (u *usageState) reset() { u.spent, u.turnSpent = spent{}, spent{} }
 
 // nextRequest is what sending the input now would carry: the request as
 // it stands plus the input, in tokens, and its cost where the model is
@@ -51,10 +52,10 @@ func (m *Model) nextRequest() string {
 	}
 	a := m.opts.Agent
 	key := fmt.Sprintf("%d %s", a.Session().Len(), a.Model())
-	if m.nextBase.key != key {
-		m.nextBase.key, m.nextBase.tokens = key, a.ContextSize()
+	if m.usage.nextBase.key != key {
+		m.usage.nextBase.key, m.usage.nextBase.tokens = key, a.ContextSize()
 	}
-	tokens := m.nextBase.tokens + session.TextTokens(len(text))
+	tokens := m.usage.nextBase.tokens + session.TextTokens(len(text))
 	label := "next ~" + human(tokens)
 	if m.opts.Price != nil {
 		if usd, ok := m.opts.Price(a.Model(), session.Usage{Prompt: tokens}); ok {
@@ -84,8 +85,8 @@ func (m *Model) costReport() string {
 		}
 		b.WriteString("\n")
 	}
-	line("session", m.spent)
-	line("last turn", m.turnSpent)
+	line("session", m.usage.spent)
+	line("last turn", m.usage.turnSpent)
 	p := a.ContextReport()
 	fmt.Fprintf(&b, "next request ~%s tokens: system %s, tools %s, summary %s, history %s (attachments %s)",
 		human(p.System+p.Tools+p.Summary+p.History), human(p.System), human(p.Tools), human(p.Summary), human(p.History), human(p.Files))

@@ -114,6 +114,32 @@ type pendingItem struct {
 	input  uint64 // an inject item's id in the Interloper
 }
 
+// streamState is how the running completion is being shown.
+type streamState struct {
+	toolOut   string // the last lines a running tool (or ! command) printed
+	liveCache struct {
+		text, style, out string
+		width            int
+	}
+	sanitizer listener.Sanitizer
+	streamed  bool // the current completion streamed text
+	// thoughtShown: its thinking was printed when the answer began.
+	thoughtShown bool
+}
+
+// usageState is what the status bar and /cost count: tokens and cost of
+// the session and the turn, the next request's size, the window's fill.
+type usageState struct {
+	spent, turnSpent spent
+	// nextBase is the size of the next request before the input (keyed by
+	// the history's length and the model), for the estimate as one types.
+	nextBase struct {
+		key    string
+		tokens int
+	}
+	contextUsed int // the last request's prompt and answer
+}
+
 // liveTurn is what the running completion has streamed so far.
 type liveTurn struct {
 	text     string // answer text not yet printed (the unstable tail)
@@ -144,20 +170,12 @@ type Model struct {
 	started    time.Time
 	steps      int
 	live       liveTurn
-	toolOut    string   // the last lines a running tool (or ! command) printed
+	stream     streamState
 	bang       *bangRun // the person's ! command, while it runs
 	mention    mentions // the @ completion list
 	// confirmOutside is a message whose @mention outside the working
 	// directory was pointed out: sent again unchanged, it is attached.
 	confirmOutside string
-	liveCache      struct {
-		text, style, out string
-		width            int
-	}
-	sanitizer listener.Sanitizer
-	streamed  bool // the current completion streamed text
-	// thoughtShown: its thinking was printed when the answer began.
-	thoughtShown bool
 
 	// lastTyped is when the person last typed into the input: while they
 	// type (or the input holds text) an approval prompt waits and takes
@@ -166,14 +184,7 @@ type Model struct {
 	// agentName is the persona in use, "" for the default agent.
 	agentName string
 
-	spent, turnSpent spent
-	// nextBase is the size of the next request before the input (keyed by
-	// the history's length and the model), for the status bar's estimate.
-	nextBase struct {
-		key    string
-		tokens int
-	}
-	contextUsed     int // the last request's prompt and answer
+	usage           usageState // what the status bar counts
 	lastAnswer      string
 	lastSynthesized bool
 	lastUser        string
@@ -217,7 +228,7 @@ func New(o Options) *Model {
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	m.scroll = newFullscreen()
 	if o.Agent != nil && o.Agent.Session() != nil {
-		m.contextUsed = contextOf(o.Agent.Session().Messages()) // a resumed session
+		m.usage.contextUsed = contextOf(o.Agent.Session().Messages()) // a resumed session
 	}
 	if o.Draft != "" {
 		m.input.set(o.Draft)
@@ -340,15 +351,15 @@ func (m *Model) liveView() string {
 	if m.live.text != "" {
 		// View runs after every message (keys, spinner ticks): render the
 		// tail again only when it changed.
-		if c := &m.liveCache; c.text != m.live.text || c.width != m.width || c.style != m.md.style {
+		if c := &m.stream.liveCache; c.text != m.live.text || c.width != m.width || c.style != m.md.style {
 			c.text, c.width, c.style, c.out = m.live.text, m.width, m.md.style, trimBlankLines(m.md.render(m.live.text, m.width))
 		}
-		if m.live.paraBreak && m.liveCache.out != "" {
-			return "\n" + m.liveCache.out // the blank line that ends the printed paragraph
+		if m.live.paraBreak && m.stream.liveCache.out != "" {
+			return "\n" + m.stream.liveCache.out // the blank line that ends the printed paragraph
 		}
-		return m.liveCache.out
+		return m.stream.liveCache.out
 	}
-	if m.toolOut != "" {
+	if m.stream.toolOut != "" {
 		return m.toolOutView()
 	}
 	if m.live.retry != "" && m.live.thinking == "" {
@@ -370,7 +381,7 @@ func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
 // toolOutView is the last lines a running command printed.
 func (m *Model) toolOutView() string {
 	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(m.toolOut, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(m.stream.toolOut, "\n"), "\n") {
 		b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -378,7 +389,7 @@ func (m *Model) toolOutView() string {
 
 // bangLive is a running ! command: its last lines.
 func (m *Model) bangLive() string {
-	if m.toolOut == "" {
+	if m.stream.toolOut == "" {
 		return ""
 	}
 	return m.toolOutView()

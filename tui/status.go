@@ -15,16 +15,16 @@ func (m *Model) statusView() string {
 	if sl := m.opts.Agent.StepLimit(); sl != nil && sl.Max() > 0 {
 		parts = append(parts, fmt.Sprintf("steps %d/%d", min(m.steps, sl.Max()), sl.Max()))
 	}
-	if m.spent.in+m.spent.out > 0 {
-		tokens := fmt.Sprintf("↑%s ↓%s", human(m.spent.in), human(m.spent.out))
-		if c := m.spent.costLabel(); c != "" {
+	if m.usage.spent.in+m.usage.spent.out > 0 {
+		tokens := fmt.Sprintf("↑%s ↓%s", human(m.usage.spent.in), human(m.usage.spent.out))
+		if c := m.usage.spent.costLabel(); c != "" {
 			tokens += " " + c
 		}
 		parts = append(parts, tokens)
 	}
 	switch window := m.opts.Agent.ContextWindow(); {
-	case window > 0 && m.contextUsed > 0:
-		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.contextUsed), human(window)))
+	case window > 0 && m.usage.contextUsed > 0:
+		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.usage.contextUsed), human(window)))
 	case window > 0:
 		parts = append(parts, "ctx "+human(window)) // nothing measured yet
 	}

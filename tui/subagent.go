@@ -45,7 +45,7 @@ func (m *Model) onSubAgent(id string, ev listener.Event) tea.Cmd {
 	case listener.ToolResult:
 		m.print(indentBlock(m.toolResultBlock(e), "  "))
 	case listener.Usage:
-		m.onUsage(e)
+		m.usage.add(e)
 	case listener.Retry:
 		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("    ↻ %s: attempt %d failed, retrying in %s", id, e.Attempt, e.Wait.Round(100e6))))
 	case listener.FallbackNotice:

@@ -24,8 +24,8 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	if len(files) > 0 {
 		m.print(m.st.dim.Render("  " + attachmentList(files)))
 	}
-	m.sanitizer = listener.Sanitizer{Visible: true}
-	m.streamed = false
+	m.stream.sanitizer = listener.Sanitizer{Visible: true}
+	m.stream.streamed = false
 	m.lastUser = text
 	return m.runTurn(m.opts.Agent.NewTurn(m.ctx, text, files...), "waiting for the model")
 }
@@ -36,7 +36,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 // earlier, cancelled turn.
 func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
 	m.busy, m.started, m.steps = true, m.now(), 0
-	m.turnSpent = spent{}
+	m.usage.turnSpent = spent{}
 	m.live = liveTurn{state: state}
 	m.notice = ""
 	m.turn = turn.ID
@@ -71,7 +71,7 @@ func (m *Model) endTurn() {
 	m.busy = false
 	m.live = liveTurn{}
 	m.asking = nil // its approver returns: the turn's context is done
-	m.toolOut = ""
+	m.stream.toolOut = ""
 }
 
 func (m *Model) onEvent(ev listener.Event) tea.Cmd {
@@ -105,11 +105,11 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.AssistantDelta:
 		if m.live.thinking != "" { // the thinking came first: print it first
 			m.print(m.thinkingBlock(m.live.thinking))
-			m.live.thinking, m.thoughtShown = "", true
+			m.live.thinking, m.stream.thoughtShown = "", true
 		}
-		m.streamed = true
+		m.stream.streamed = true
 		m.live.state = "streaming"
-		m.live.text += m.sanitizer.Clean(e.Text)
+		m.live.text += m.stream.sanitizer.Clean(e.Text)
 		// Paragraphs that can no longer change go to the scrollback now, so
 		// each frame re-renders only the tail.
 		if stable, tail := splitStable(m.live.text); stable != "" {
@@ -117,7 +117,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 			m.live.text = tail
 		}
 	case listener.Thinking:
-		if !m.thoughtShown {
+		if !m.stream.thoughtShown {
 			m.print(m.thinkingBlock(listener.VisibleString(e.Text)))
 		}
 		m.live.thinking = ""
@@ -128,23 +128,23 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.print(m.toolCallLine(e.Name, e.Arguments))
 		m.live.state = "running " + truncateWidth(visibleLine(e.Name), 40)
 	case listener.ToolOutput:
-		m.toolOut = lastLines(m.toolOut+listener.VisibleString(e.Text), 4, 8<<10)
+		m.stream.toolOut = lastLines(m.stream.toolOut+listener.VisibleString(e.Text), 4, 8<<10)
 	case listener.ToolResult:
-		m.toolOut = ""
+		m.stream.toolOut = ""
 		m.print(m.toolResultBlock(e))
 		if !m.details {
 			m.collapsed = &e // ctrl+o shows it in full after the fact
 		}
 		m.live.state = "waiting for the model"
 	case listener.Usage:
-		m.onUsage(e)
+		m.usage.add(e)
 		if e.Agent == "" { // the synthesizer's request is not this conversation
-			m.contextUsed = e.Prompt + e.Completion
+			m.usage.contextUsed = e.Prompt + e.Completion
 		}
 	case listener.Compacting:
 		m.live.state = "compacting"
 	case listener.Compacted:
-		m.contextUsed = e.After
+		m.usage.contextUsed = e.After
 		m.print(m.noticeBlock(m.st.notice, listener.CompactedText(e)))
 		m.live.state = "waiting for the model"
 	case listener.Notice:
@@ -194,7 +194,7 @@ func (m *Model) printAnswerPart(text string) {
 // tail, or the whole text when nothing streamed (--no-stream).
 func (m *Model) onAssistant(e listener.Assistant) {
 	rest := m.live.text
-	if !m.streamed {
+	if !m.stream.streamed {
 		rest = listener.VisibleString(e.Text)
 	}
 	if e.Synthesized {
@@ -208,8 +208,8 @@ func (m *Model) onAssistant(e listener.Assistant) {
 	if e.Text != "" {
 		m.lastAnswer, m.lastSynthesized = e.Text, e.Synthesized
 	}
-	m.live.text, m.live.thinking, m.streamed, m.thoughtShown = "", "", false, false
-	m.sanitizer = listener.Sanitizer{Visible: true}
+	m.live.text, m.live.thinking, m.stream.streamed, m.stream.thoughtShown = "", "", false, false
+	m.stream.sanitizer = listener.Sanitizer{Visible: true}
 }
 
 // onTurnDone ends a turn. Input that arrived too late for the agent, and
