@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -150,38 +150,40 @@ func TestSubAgentOnlyPersonaIsNotTheMainAgent(t *testing.T) {
 	}
 }
 
-// TestSubAgentsShareTheTurnsBudget: a sub-agent spends its caller's step
-// budget (its persona's max_steps only caps its share): a 3-step turn whose
-// sub-agent loops makes a handful of calls, not the persona's 50; the
-// budget running out in the sub-agent ends in its synthesized answer.
-func TestSubAgentsShareTheTurnsBudget(t *testing.T) {
-	t.Parallel()
+// looperServer plays a main model that hands a task to the looper
+// persona, and a looper that lists files until its budget ends; it counts
+// the looper's requests.
+func looperServer(t *testing.T) (*oaitest.Server, *atomic.Int32) {
 	srv := oaitest.New(t)
-	var mu sync.Mutex
-	subCalls := 0
+	var subCalls atomic.Int32
 	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
-		sub := strings.HasPrefix(req.Messages[0].Text(), "You loop")
 		last := req.Messages[len(req.Messages)-1]
 		switch {
 		case len(req.Tools) == 0:
-			return oaitest.Answer{Text: "**Synthesized answer** from what was gathered."}
-		case sub:
-			mu.Lock()
-			subCalls++
-			mu.Unlock()
+			return oaitest.Answer{Text: "what the looper gathered"}
+		case strings.HasPrefix(req.Messages[0].Text(), "You loop"):
+			subCalls.Add(1)
 			return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("s%d", req.Index), Name: "list_files", Args: `{"path":"."}`}}}
 		case last.Role == "tool":
 			return oaitest.Answer{Text: "the looper said its piece"}
 		}
 		return oaitest.Answer{Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"looper","task":"list the files, again and again"}`}}}
 	})
+	return srv, &subCalls
+}
+
+// TestSubAgentsShareTheTurnsBudget: a sub-agent spends its caller's step
+// budget (its persona's max_steps only caps its share): a 3-step turn whose
+// sub-agent loops makes a handful of calls, not the persona's 50; the
+// budget running out in the sub-agent ends in its synthesized answer.
+func TestSubAgentsShareTheTurnsBudget(t *testing.T) {
+	t.Parallel()
+	srv, subCalls := looperServer(t)
 	cmd := command(t, srv, "--max-steps", "3", "-p", "go")
 	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[agents.looper]\ninstructions = \"You loop.\"\nmax_steps = 50\ntools = [\"list_files\"]\n")
 	out, errOut, code := run(t, cmd)
-	mu.Lock()
-	n := subCalls
-	mu.Unlock()
-	if code != 0 || n > 4 || !strings.Contains(errOut, "⤶ looper 0 answered: **Synthesized answer**") || !strings.Contains(out, "the looper said its piece") {
+	n := subCalls.Load()
+	if code != 0 || n > 4 || !strings.Contains(errOut, "⤶ looper 0 answered: what the looper gathered") || !strings.Contains(out, "the looper said its piece") {
 		t.Fatalf("exit %d, the sub-agent asked %d times\nstdout %s\nstderr %s", code, n, out, errOut)
 	}
 }
@@ -220,20 +222,7 @@ func TestPersonaWithNoTools(t *testing.T) {
 // caller goes on.
 func TestPersonaOwnBudgetNotice(t *testing.T) {
 	t.Parallel()
-	srv := oaitest.New(t)
-	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
-		sub := strings.HasPrefix(req.Messages[0].Text(), "You loop")
-		last := req.Messages[len(req.Messages)-1]
-		switch {
-		case len(req.Tools) == 0:
-			return oaitest.Answer{Text: "what the looper gathered"}
-		case sub:
-			return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("s%d", req.Index), Name: "list_files", Args: `{"path":"."}`}}}
-		case last.Role == "tool":
-			return oaitest.Answer{Text: "done"}
-		}
-		return oaitest.Answer{Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"looper","task":"list"}`}}}
-	})
+	srv, _ := looperServer(t)
 	cmd := command(t, srv, "--json", "-p", "go")
 	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[agents.looper]\ninstructions = \"You loop.\"\nmax_steps = 2\ntools = [\"list_files\"]\n")
 	out, errOut, code := run(t, cmd)
