@@ -15,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/tool/sandbox"
 )
@@ -46,7 +47,7 @@ into the running turn, as typing during a turn does in the REPL.`,
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL)")
 	f.StringVar(&o.agent, "agent", "", "start sessions with a named agent definition")
 	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off")
-	f.IntVar(&o.maxSteps, "max-steps", 16, "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
+	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
 	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend before its answer is synthesized; 0 = no bound")
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
