@@ -335,3 +335,32 @@ func TestTooLargeBlamesTheRightThing(t *testing.T) {
 		t.Fatalf("a 5000-token turn: %s", big)
 	}
 }
+
+// TestCompactResumedWithPendingCalls: /compact on a resumed session whose
+// last answer left calls without results (chat stopped before running
+// them) folds the earlier turns, keeps the pending calls with their
+// assistant message after the summary, and the next turn runs them first:
+// every request stays valid.
+func TestCompactResumedWithPendingCalls(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, false, bigTool{size: 100})
+	converse(t, r, 3)
+	pending := session.Assistant("", session.ToolCall{ID: "p1", Name: "read_file", Arguments: "{}"})
+	r.agent.Session().Append(session.User("read it"), pending)
+	o := r.agent.Compact(context.Background(), "").Run()
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	msgs := r.agent.Session().Messages()
+	if err := session.Validate(msgs, true); err != nil {
+		t.Fatalf("after /compact: %v", err)
+	}
+	if _, at := session.LatestSummary(msgs); at < 0 || msgs[len(msgs)-1].ID != pending.ID {
+		t.Fatalf("the summary is at %d and the history ends with %+v", at, msgs[len(msgs)-1])
+	}
+	converse(t, r, 1)
+	reqs := srv.Requests()
+	if got := reqs[len(reqs)-1].Shape(); !strings.Contains(got, "assistant(p1) tool:p1") {
+		t.Fatalf("the pending call did not run first: %s", got)
+	}
+}
