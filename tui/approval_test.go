@@ -102,7 +102,7 @@ func TestApprovalPrompt(t *testing.T) {
 			default:
 				t.Fatal("no answer")
 			}
-			if f.m.asking != nil || len(f.m.pending) != 0 {
+			if f.m.asking != nil || f.m.pending.len() != 0 {
 				t.Fatal("the keys leaked into the pending list or the prompt stayed")
 			}
 		})
@@ -237,7 +237,7 @@ func TestTypistNeverAnswers(t *testing.T) {
 				sent = append(sent, sentence)
 			}
 			var got []string
-			for _, p := range f.m.pending {
+			for _, p := range f.m.pending.items {
 				got = append(got, p.text)
 			}
 			if strings.Join(got, "|") != strings.Join(sent, "|") {

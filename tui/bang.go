@@ -94,8 +94,8 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 		m.print(m.bangBlock(run, msg))
 		m.opts.Agent.AddContext(bangContext(run, msg))
 		m.notice = "the command and its output go with your next message"
-		if len(m.pending) > 0 && !m.busy {
-			next := m.reclaimPending()
+		if m.pending.len() > 0 && !m.busy {
+			next := m.pending.reclaim()
 			return m.runQueued(next)
 		}
 	}

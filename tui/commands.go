@@ -116,7 +116,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	if c.idleOnly && m.busy {
 		// Queued like a message sent after the turn: it runs when the
 		// turn ends, and a cancel gives it back to the input.
-		m.pending = append(m.pending, pendingItem{text: strings.TrimSpace(line)})
+		m.pending.queue(strings.TrimSpace(line))
 		m.notice = c.name + " runs when this turn ends · esc cancels the turn"
 		return nil, true
 	}

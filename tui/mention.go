@@ -282,7 +282,7 @@ func (m *Model) onMentioned(msg mentionedMsg) tea.Cmd {
 	}
 	m.attachments = append(m.attachments, msg.parts...)
 	if m.busy { // a turn started meanwhile: this one waits for it
-		m.pending = append(m.pending, pendingItem{text: msg.text})
+		m.pending.queue(msg.text)
 		return nil
 	}
 	return m.startTurn(msg.text)

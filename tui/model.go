@@ -108,11 +108,6 @@ type SessionHost interface {
 }
 
 // pendingItem is text sent while a turn runs, not yet delivered.
-type pendingItem struct {
-	text   string
-	inject bool   // true: into the running turn; false: as the next turn
-	input  uint64 // an inject item's id in the Interloper
-}
 
 // streamState is how the running completion is being shown.
 type streamState struct {
@@ -189,7 +184,7 @@ type Model struct {
 	lastSynthesized bool
 	lastUser        string
 
-	pending     []pendingItem
+	pending     pendingList
 	attachments []session.FilePart // for the next message (/attach)
 	input       input
 	spin        spinner.Model
@@ -218,7 +213,7 @@ func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{opts: o, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true}
+	m := &Model{opts: o, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true, pending: pendingList{in: o.Interloper}}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}

@@ -211,8 +211,8 @@ func TestMidTurnInput(t *testing.T) {
 	f.submit("look at the tests too")
 	f.typeText("then summarize")
 	f.send(press("tab"))
-	if len(f.m.pending) != 2 || !f.m.pending[0].inject || f.m.pending[1].inject {
-		t.Fatalf("pending %+v", f.m.pending)
+	if f.m.pending.len() != 2 || !f.m.pending.items[0].inject || f.m.pending.items[1].inject {
+		t.Fatalf("pending %+v", f.m.pending.items)
 	}
 	if f.in.Len() != 1 {
 		t.Fatalf("interloper holds %d items, want the inject one only", f.in.Len())
@@ -224,12 +224,12 @@ func TestMidTurnInput(t *testing.T) {
 	// The agent takes the inject item: it becomes a mid-turn user message.
 	taken := f.in.Drain()
 	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "look at the tests too", MidLoop: true, Input: taken[0].ID})
-	if len(f.m.pending) != 1 || !strings.Contains(f.printed(), "↳ look at the tests too") {
+	if f.m.pending.len() != 1 || !strings.Contains(f.printed(), "↳ look at the tests too") {
 		t.Fatalf("delivery: pending %+v printed %q", f.m.pending, f.printed())
 	}
 	// The turn ends: the after-turn item starts the next turn.
 	cmd := f.send(turnDoneMsg{turn: 1})
-	if cmd == nil || !f.m.busy || f.m.turn != 2 || !strings.Contains(f.printed(), "› then summarize") || len(f.m.pending) != 0 {
+	if cmd == nil || !f.m.busy || f.m.turn != 2 || !strings.Contains(f.printed(), "› then summarize") || f.m.pending.len() != 0 {
 		t.Fatalf("next turn not started: busy %v turn %d printed %q", f.m.busy, f.m.turn, f.printed())
 	}
 }
@@ -240,8 +240,8 @@ func TestRecallAndDeletePending(t *testing.T) {
 	f.submit("one")
 	f.submit("two")
 	f.send(press("up"))
-	if f.m.input.value() != "two" || f.in.Len() != 1 || len(f.m.pending) != 1 {
-		t.Fatalf("recall: input %q interloper %d pending %d", f.m.input.value(), f.in.Len(), len(f.m.pending))
+	if f.m.input.value() != "two" || f.in.Len() != 1 || f.m.pending.len() != 1 {
+		t.Fatalf("recall: input %q interloper %d pending %d", f.m.input.value(), f.in.Len(), f.m.pending.len())
 	}
 	f.send(press("ctrl+c")) // cancels the turn: "one" comes back, after the draft
 	if f.in.Len() != 0 || !strings.Contains(f.m.input.value(), "one") || !strings.Contains(f.m.input.value(), "two") {
@@ -252,7 +252,7 @@ func TestRecallAndDeletePending(t *testing.T) {
 	g.typeText("drop me")
 	g.send(press("enter"))
 	g.send(press("ctrl+x"))
-	if len(g.m.pending) != 0 || g.in.Len() != 0 || !g.m.input.empty() {
+	if g.m.pending.len() != 0 || g.in.Len() != 0 || !g.m.input.empty() {
 		t.Fatal("ctrl+x did not delete the queued item")
 	}
 }
@@ -263,14 +263,14 @@ func TestPaste(t *testing.T) {
 	big := strings.Repeat("line of pasted text\n", 239) + "last line"
 	f.send(tea.PasteMsg{Content: "short\r\npaste"})
 	f.send(tea.PasteMsg{Content: big})
-	if len(f.m.pending) != 0 {
+	if f.m.pending.len() != 0 {
 		t.Fatal("a paste submitted")
 	}
 	if v := f.m.input.value(); !strings.Contains(v, "short\npaste") || !strings.Contains(v, "[pasted 240 lines #1]") {
 		t.Fatalf("input %q", v)
 	}
 	f.send(press("enter"))
-	if got := f.m.pending[0].text; !strings.HasSuffix(got, big) {
+	if got := f.m.pending.items[0].text; !strings.HasSuffix(got, big) {
 		t.Fatalf("the paste was not sent whole: %d bytes", len(got))
 	}
 }
@@ -459,12 +459,12 @@ func TestQueuedItemsAreSeparateTurns(t *testing.T) {
 		f.send(press("tab"))
 	}
 	f.send(turnDoneMsg{turn: 1})
-	if f.m.lastUser != "second" || len(f.m.pending) != 1 || f.m.pending[0].text != "third" {
-		t.Fatalf("after turn 1: sent %q, pending %+v", f.m.lastUser, f.m.pending)
+	if f.m.lastUser != "second" || f.m.pending.len() != 1 || f.m.pending.items[0].text != "third" {
+		t.Fatalf("after turn 1: sent %q, pending %+v", f.m.lastUser, f.m.pending.items)
 	}
 	f.send(turnDoneMsg{turn: 2})
-	if f.m.lastUser != "third" || len(f.m.pending) != 0 || f.m.turn != 3 {
-		t.Fatalf("after turn 2: sent %q, pending %+v", f.m.lastUser, f.m.pending)
+	if f.m.lastUser != "third" || f.m.pending.len() != 0 || f.m.turn != 3 {
+		t.Fatalf("after turn 2: sent %q, pending %+v", f.m.lastUser, f.m.pending.items)
 	}
 }
 
@@ -554,16 +554,16 @@ func TestPendingItemsHaveIdentities(t *testing.T) {
 	f := busyFixture(t, "first question")
 	f.submit("yes")
 	f.submit("yes")
-	if len(f.m.pending) != 2 || f.m.pending[0].input == f.m.pending[1].input {
-		t.Fatalf("pending %+v", f.m.pending)
+	if f.m.pending.len() != 2 || f.m.pending.items[0].input == f.m.pending.items[1].input {
+		t.Fatalf("pending %+v", f.m.pending.items)
 	}
-	second := f.m.pending[1].input
+	second := f.m.pending.items[1].input
 	if !f.in.Retract(second) { // as if the agent took the second
 		t.Fatal("not queued")
 	}
 	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "yes", MidLoop: true, Input: second})
-	if len(f.m.pending) != 1 || f.m.pending[0].input == second {
-		t.Fatalf("the wrong item left: %+v", f.m.pending)
+	if f.m.pending.len() != 1 || f.m.pending.items[0].input == second {
+		t.Fatalf("the wrong item left: %+v", f.m.pending.items)
 	}
 	f.send(press("ctrl+c"))
 	if got := f.m.input.value(); got != "yes" {

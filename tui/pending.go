@@ -1,16 +1,98 @@
 package tui
 
 import (
+	"slices"
 	"strings"
+
+	"github.com/chatrepl/chat/control"
 )
+
+// pendingItem is text sent while a turn runs: injected into it (with its
+// id in the Interloper), or queued to run as the next turn.
+type pendingItem struct {
+	text   string
+	inject bool   // true: into the running turn; false: as the next turn
+	input  uint64 // an inject item's id in the Interloper
+}
+
+// pendingList is what the person sent while a turn runs, in order: the
+// list the REPL shows above the input. It owns the bookkeeping with the
+// agent's Interloper, whose items it knows by id.
+type pendingList struct {
+	in    *control.Interloper
+	items []pendingItem
+}
+
+func (p *pendingList) len() int { return len(p.items) }
+
+// inject sends text into the running turn.
+func (p *pendingList) inject(text string) {
+	p.items = append(p.items, pendingItem{text: text, inject: true, input: p.in.Push(text)})
+}
+
+// queue keeps text (or a command) for after the turn.
+func (p *pendingList) queue(text string) { p.items = append(p.items, pendingItem{text: text}) }
+
+// takeNewest removes the newest item still undelivered and returns it.
+// An inject item the agent already took is skipped (it is in history).
+func (p *pendingList) takeNewest() (pendingItem, bool) {
+	for len(p.items) > 0 {
+		i := len(p.items) - 1
+		it := p.items[i]
+		p.items = p.items[:i]
+		if !it.inject || p.in.Retract(it.input) {
+			return it, true
+		}
+	}
+	return pendingItem{}, false
+}
+
+// delivered drops the inject item the agent just put into history.
+func (p *pendingList) delivered(input uint64) {
+	if i := slices.IndexFunc(p.items, func(it pendingItem) bool { return it.inject && it.input == input }); i >= 0 {
+		p.items = slices.Delete(p.items, i, i+1)
+	}
+}
+
+// reclaim takes back everything undelivered, oldest first: after a
+// cancel it returns to the input, so nothing typed is lost.
+func (p *pendingList) reclaim() []string {
+	var out []string
+	for _, it := range p.items {
+		if !it.inject || p.in.Retract(it.input) {
+			out = append(out, it.text)
+		}
+	}
+	p.items = nil
+	return out
+}
+
+// afterTurn empties the list when a turn ends: what the turn never took
+// and what was queued, in the order the person sent them.
+func (p *pendingList) afterTurn() []string {
+	var next []string
+	late := p.in.Drain()
+	for _, it := range p.items {
+		if !it.inject {
+			next = append(next, it.text)
+			continue
+		}
+		if i := slices.IndexFunc(late, func(l control.Item) bool { return l.ID == it.input }); i >= 0 {
+			next = append(next, late[i].Text)
+			late = slices.Delete(late, i, i+1)
+		}
+	}
+	p.items = nil
+	return append(next, control.Texts(late)...)
+}
 
 // pendingView lists what the person sent while the turn runs.
 func (m *Model) pendingView() string {
-	if len(m.pending) == 0 {
+	if m.pending.len() == 0 {
 		return ""
 	}
 	var b strings.Builder
-	for i, p := range m.pending {
+	for i, p := range m.pending.items {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
@@ -23,41 +105,4 @@ func (m *Model) pendingView() string {
 	}
 	b.WriteString("\n" + m.st.hint.Render("↑ on an empty input edits the newest · ctrl+x deletes it"))
 	return b.String()
-}
-
-// takePending removes the newest item still undelivered and returns it.
-// An inject item the agent already took is skipped (it is in history).
-func (m *Model) takePending() (pendingItem, bool) {
-	for len(m.pending) > 0 {
-		i := len(m.pending) - 1
-		p := m.pending[i]
-		m.pending = m.pending[:i]
-		if !p.inject || m.opts.Interloper.Retract(p.input) {
-			return p, true
-		}
-	}
-	return pendingItem{}, false
-}
-
-// delivered drops the inject item the agent just put into history.
-func (m *Model) delivered(input uint64) {
-	for i, p := range m.pending {
-		if p.inject && p.input == input {
-			m.pending = append(m.pending[:i:i], m.pending[i+1:]...)
-			return
-		}
-	}
-}
-
-// reclaimPending takes back everything undelivered, oldest first: after a
-// cancel it returns to the input, so nothing typed is lost.
-func (m *Model) reclaimPending() []string {
-	var out []string
-	for _, p := range m.pending {
-		if !p.inject || m.opts.Interloper.Retract(p.input) {
-			out = append(out, p.text)
-		}
-	}
-	m.pending = nil
-	return out
 }

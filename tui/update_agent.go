@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,7 +56,7 @@ func (m *Model) cancel() tea.Cmd {
 	}
 	m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
 	m.endTurn()
-	if back := m.reclaimPending(); len(back) > 0 {
+	if back := m.pending.reclaim(); len(back) > 0 {
 		if cur := m.input.value(); cur != "" {
 			back = append(back, cur)
 		}
@@ -96,7 +95,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	switch e := ev.(type) {
 	case listener.UserTurn:
 		if e.MidLoop {
-			m.delivered(e.Input)
+			m.pending.delivered(e.Input)
 			m.print(m.userBlock(e.Content, true))
 		}
 	case listener.ThinkingDelta:
@@ -226,27 +225,12 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 		m.input.set(m.lastUser) // not sent: the person may change it
 	}
 	if errors.Is(msg.err, control.ErrCancelled) {
-		if back := m.reclaimPending(); len(back) > 0 {
+		if back := m.pending.reclaim(); len(back) > 0 {
 			m.input.set(strings.Join(append(back, m.input.value()), "\n"))
 		}
 		return nil
 	}
-	// What the turn never took, with the queued items, in the order the
-	// person sent them; the agent's items are known by their ids.
-	var next []string
-	late := m.opts.Interloper.Drain()
-	for _, p := range m.pending {
-		if !p.inject {
-			next = append(next, p.text)
-			continue
-		}
-		if i := slices.IndexFunc(late, func(it control.Item) bool { return it.ID == p.input }); i >= 0 {
-			next = append(next, late[i].Text)
-			late = slices.Delete(late, i, i+1)
-		}
-	}
-	next = append(next, control.Texts(late)...)
-	m.pending = nil
+	next := m.pending.afterTurn()
 	return m.runQueued(next)
 }
 
@@ -258,7 +242,7 @@ func (m *Model) runQueued(next []string) tea.Cmd {
 	for i, t := range next {
 		if m.busy || m.picker != nil || m.bang != nil { // a command started a turn, a picker or a ! command
 			for _, rest := range next[i:] {
-				m.pending = append(m.pending, pendingItem{text: rest})
+				m.pending.queue(rest)
 			}
 			break
 		}

@@ -114,8 +114,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case "up":
-		if m.input.empty() && len(m.pending) > 0 {
-			if p, ok := m.takePending(); ok {
+		if m.input.empty() && m.pending.len() > 0 {
+			if p, ok := m.pending.takeNewest(); ok {
 				m.input.set(p.text)
 				m.notice = "editing a queued message: enter injects it, tab sends it after the turn"
 			}
@@ -129,8 +129,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	case "ctrl+x":
-		if m.input.empty() && len(m.pending) > 0 {
-			if p, ok := m.takePending(); ok {
+		if m.input.empty() && m.pending.len() > 0 {
+			if p, ok := m.pending.takeNewest(); ok {
 				m.notice = "deleted: " + truncateWidth(p.text, 40)
 			}
 			return nil
@@ -234,7 +234,7 @@ func (m *Model) submit(inject bool) tea.Cmd {
 			m.notice = "a command is running: wait for it, or ctrl+c stops it"
 			return nil
 		case m.busy: // after the turn, as a queued message would be
-			m.pending = append(m.pending, pendingItem{text: raw})
+			m.pending.queue(raw)
 			m.input.clear()
 			return nil
 		}
@@ -259,11 +259,11 @@ func (m *Model) submit(inject bool) tea.Cmd {
 		m.print(m.noticeBlock(m.st.notice, "✎ the conversation goes on from your edited message"))
 	}
 	if m.busy {
-		item := pendingItem{text: text, inject: inject}
 		if inject {
-			item.input = m.opts.Interloper.Push(text)
+			m.pending.inject(text)
+		} else {
+			m.pending.queue(text)
 		}
-		m.pending = append(m.pending, item)
 		return hist
 	}
 	if m.opts.Workdir != "" && strings.Contains(text, "@") {
