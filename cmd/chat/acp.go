@@ -20,7 +20,12 @@ import (
 	"github.com/chatrepl/chat/tool/sandbox"
 )
 
-func newACPCmd(d deps, o *rootOptions) *cobra.Command {
+// newACPCmd builds `chat acp`; runF (nil: runACP) gets the settings the
+// command line and the config make, as the root command's does.
+func newACPCmd(d deps, o *rootOptions, runF runFunc) *cobra.Command {
+	if runF == nil {
+		runF = runACP
+	}
 	cmd := &cobra.Command{
 		Use:   "acp",
 		Short: "Run as an agent for editors (Agent Client Protocol on stdin/stdout)",
@@ -39,7 +44,7 @@ into the running turn, as typing during a turn does in the REPL.`,
 			if err != nil {
 				return err
 			}
-			return runACP(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
+			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},
 	}
 	f := cmd.Flags()

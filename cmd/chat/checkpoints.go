@@ -314,30 +314,56 @@ func openTurns(cmd *cobra.Command, d deps, o *rootOptions, resume string) (*rewi
 	return t, rows, nil
 }
 
-func newCheckpointsCmd(d deps, o *rootOptions) *cobra.Command {
-	var resume string
+// checkpointsOptions is what `chat checkpoints` was asked.
+type checkpointsOptions struct {
+	cmd    *cobra.Command
+	Resume string
+}
+
+// newCheckpointsCmd builds `chat checkpoints`; runF (nil: the real one)
+// gets the parsed options, so a test can see what a command line became.
+func newCheckpointsCmd(d deps, o *rootOptions, runF func(checkpointsOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(co checkpointsOptions) error { return runCheckpoints(d, o, co) }
+	}
+	var co checkpointsOptions
 	cmd := &cobra.Command{
 		Use:   "checkpoints",
 		Short: "List the turns of the latest session here and the files each changed",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			t, rows, err := openTurns(cmd, d, o, resume)
-			if err != nil {
-				return err
-			}
-			defer t.unlock()
-			fmt.Fprintf(d.stdout, "session %s · %s\n", session.ShortID(t.info.ID), listener.VisibleString(t.info.Title))
-			writeTurns(d.stdout, rows)
-			return nil
+			co.cmd = cmd
+			return runF(co)
 		},
 	}
-	cmd.Flags().StringVarP(&resume, "resume", "r", "", "the session with this id (default: the latest of this directory)")
+	cmd.Flags().StringVarP(&co.Resume, "resume", "r", "", "the session with this id (default: the latest of this directory)")
 	return cmd
 }
 
-func newRewindCmd(d deps, o *rootOptions) *cobra.Command {
-	var resume string
-	var filesOnly, convOnly, force bool
+func runCheckpoints(d deps, o *rootOptions, co checkpointsOptions) error {
+	t, rows, err := openTurns(co.cmd, d, o, co.Resume)
+	if err != nil {
+		return err
+	}
+	defer t.unlock()
+	fmt.Fprintf(d.stdout, "session %s · %s\n", session.ShortID(t.info.ID), listener.VisibleString(t.info.Title))
+	writeTurns(d.stdout, rows)
+	return nil
+}
+
+// rewindOptions is what `chat rewind` was asked.
+type rewindOptions struct {
+	cmd                        *cobra.Command
+	Turn, Resume               string
+	FilesOnly, ConvOnly, Force bool
+}
+
+// newRewindCmd builds `chat rewind`; runF as newCheckpointsCmd's.
+func newRewindCmd(d deps, o *rootOptions, runF func(rewindOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = func(ro rewindOptions) error { return runRewind(d, o, ro) }
+	}
+	var ro rewindOptions
 	cmd := &cobra.Command{
 		Use:   "rewind [N]",
 		Short: "Put the files and the conversation back as they were before turn N (default: the last)",
@@ -349,49 +375,57 @@ program, is left alone and listed, unless --force. Unlike /undo, which
 only drops the last question and its answer, rewind also restores files.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if filesOnly && convOnly {
-				return fmt.Errorf("--files-only and --conversation-only exclude each other")
-			}
-			t, rows, err := openTurns(cmd, d, o, resume)
-			if err != nil {
-				return err
-			}
-			defer t.unlock()
-			if len(rows) == 0 {
-				return fmt.Errorf("session %s has no turns to rewind", session.ShortID(t.info.ID))
-			}
-			n := len(rows)
+			ro.cmd = cmd
 			if len(args) == 1 {
-				if _, err := fmt.Sscan(args[0], &n); err != nil || n < 1 || n > len(rows) {
-					return fmt.Errorf("turn %q: give a number from 1 to %d (chat checkpoints lists them)", args[0], len(rows))
-				}
+				ro.Turn = args[0]
 			}
-			wd, err := d.workdir()
-			if err != nil {
-				return err
-			}
-			if !convOnly {
-				if t.loaded.Header.Dir != "" && t.loaded.Header.Dir != wd {
-					return fmt.Errorf("session %s was made in %s: run chat rewind there", session.ShortID(t.info.ID), t.loaded.Header.Dir)
-				}
-				res, any, err := rewindFiles(wd, rows, n, t.store, force)
-				if err != nil {
-					return err
-				}
-				writeRewind(d.stdout, res, any, "--force")
-			}
-			if !filesOnly {
-				return rewindConversation(d, t, rows[n-1])
-			}
-			return nil
+			return runF(ro)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&resume, "resume", "r", "", "the session with this id (default: the latest of this directory)")
-	f.BoolVar(&filesOnly, "files-only", false, "restore the files, keep the conversation")
-	f.BoolVar(&convOnly, "conversation-only", false, "cut the conversation back, leave the files")
-	f.BoolVar(&force, "force", false, "also overwrite files changed after the agent changed them")
+	f.StringVarP(&ro.Resume, "resume", "r", "", "the session with this id (default: the latest of this directory)")
+	f.BoolVar(&ro.FilesOnly, "files-only", false, "restore the files, keep the conversation")
+	f.BoolVar(&ro.ConvOnly, "conversation-only", false, "cut the conversation back, leave the files")
+	f.BoolVar(&ro.Force, "force", false, "also overwrite files changed after the agent changed them")
 	return cmd
+}
+
+func runRewind(d deps, o *rootOptions, ro rewindOptions) error {
+	if ro.FilesOnly && ro.ConvOnly {
+		return fmt.Errorf("--files-only and --conversation-only exclude each other")
+	}
+	t, rows, err := openTurns(ro.cmd, d, o, ro.Resume)
+	if err != nil {
+		return err
+	}
+	defer t.unlock()
+	if len(rows) == 0 {
+		return fmt.Errorf("session %s has no turns to rewind", session.ShortID(t.info.ID))
+	}
+	n := len(rows)
+	if ro.Turn != "" {
+		if _, err := fmt.Sscan(ro.Turn, &n); err != nil || n < 1 || n > len(rows) {
+			return fmt.Errorf("turn %q: give a number from 1 to %d (chat checkpoints lists them)", ro.Turn, len(rows))
+		}
+	}
+	wd, err := d.workdir()
+	if err != nil {
+		return err
+	}
+	if !ro.ConvOnly {
+		if t.loaded.Header.Dir != "" && t.loaded.Header.Dir != wd {
+			return fmt.Errorf("session %s was made in %s: run chat rewind there", session.ShortID(t.info.ID), t.loaded.Header.Dir)
+		}
+		res, any, err := rewindFiles(wd, rows, n, t.store, ro.Force)
+		if err != nil {
+			return err
+		}
+		writeRewind(d.stdout, res, any, "--force")
+	}
+	if !ro.FilesOnly {
+		return rewindConversation(d, t, rows[n-1])
+	}
+	return nil
 }
 
 // rewindConversation cuts a saved session back to before row's question.

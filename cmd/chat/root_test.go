@@ -114,3 +114,42 @@ func TestSubcommandsInProcess(t *testing.T) {
 		t.Fatal("a missing --config was accepted")
 	}
 }
+
+// TestSubcommandFlags: what command lines of rewind, checkpoints and acp
+// become, checked without running them (their runF seams).
+func TestSubcommandFlags(t *testing.T) {
+	t.Parallel()
+	d, _, _ := testDeps(t, nil)
+	var ro rewindOptions
+	rewind := func(args ...string) error {
+		cmd := newRewindCmd(d, &rootOptions{}, func(got rewindOptions) error { ro = got; return nil })
+		cmd.SetArgs(args)
+		return cmd.Execute()
+	}
+	if err := rewind("3", "--files-only", "-r", "0196"); err != nil || ro.Turn != "3" || !ro.FilesOnly || ro.ConvOnly || ro.Resume != "0196" {
+		t.Errorf("rewind: %+v %v", ro, err)
+	}
+	if err := rewind("--conversation-only", "--force"); err != nil || ro.Turn != "" || !ro.ConvOnly || !ro.Force {
+		t.Errorf("rewind: %+v %v", ro, err)
+	}
+	if err := rewind("1", "2"); err == nil {
+		t.Error("rewind took two turns")
+	}
+	var co checkpointsOptions
+	cp := newCheckpointsCmd(d, &rootOptions{}, func(got checkpointsOptions) error { co = got; return nil })
+	cp.SetArgs([]string{"--resume", "abc"})
+	if err := cp.Execute(); err != nil || co.Resume != "abc" {
+		t.Errorf("checkpoints: %+v %v", co, err)
+	}
+	var acpCfg config.Config
+	o := &rootOptions{}
+	acp := newACPCmd(d, o, func(_ context.Context, _ deps, _ *rootOptions, cfg config.Config, _ func(string) bool) error {
+		acpCfg = cfg
+		return nil
+	})
+	acp.SetArgs([]string{"--model", "m1", "--sandbox", "read-only", "--max-cost", "0.5", "--max-steps", "0", "--agent", "rev"})
+	if err := acp.Execute(); err != nil || acpCfg.Model != "m1" || acpCfg.Sandbox.Mode != "read-only" || acpCfg.Budget.MaxCost != 0.5 ||
+		acpCfg.Steps() != 0 || o.agent != "rev" {
+		t.Errorf("acp: %+v %v", acpCfg, err)
+	}
+}
