@@ -310,3 +310,24 @@ func TestSubAgentApprovalOfAnEarlierTurnIsRefused(t *testing.T) {
 		t.Fatalf("not refused: %+v", d)
 	}
 }
+
+// TestSubAgentEventsShowAfterAnEarlierCancel: after Ctrl+C ended turn 1,
+// a sub-agent of turn 2 (its events carry its caller's turn) is shown.
+func TestSubAgentEventsShowAfterAnEarlierCancel(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "first")
+	f.send(press("ctrl+c"))
+	f.m.busy = false
+	f.busy("second")
+	o := listener.Origin{Agent: "researcher 0", Turn: f.m.turn}
+	f.event(listener.UserTurn{Origin: o, Content: "look into it"})
+	f.event(listener.ToolCall{Origin: o, Name: "read_file", Arguments: `{"path":"notes.txt"}`})
+	if got := f.printed(); !strings.Contains(got, "researcher 0") || !strings.Contains(got, "read_file") {
+		t.Fatalf("the sub-agent of the new turn is not shown:\n%s", got)
+	}
+	late := listener.Origin{Agent: "researcher 0", Turn: f.m.turn - 1}
+	f.event(listener.ToolCall{Origin: late, Name: "LATE_TOOL"})
+	if strings.Contains(f.printed(), "LATE_TOOL") {
+		t.Fatal("a sub-agent of the cancelled turn is shown")
+	}
+}

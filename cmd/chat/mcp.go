@@ -13,7 +13,19 @@ import (
 	"github.com/chatrepl/chat/config"
 )
 
-func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
+// newMCPCmd builds `chat mcp`; addF (nil: write the config file) gets
+// the server `chat mcp add` makes of its flags, so a test can see it.
+func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig) error) *cobra.Command {
+	if addF == nil {
+		addF = func(name string, m config.MCPConfig) error {
+			path := configPath(d, o)
+			if err := config.AddMCP(path, name, m); err != nil {
+				return err
+			}
+			fmt.Fprintf(d.stdout, "added MCP server %s to %s\n", name, path)
+			return nil
+		}
+	}
 	cmd := &cobra.Command{Use: "mcp", Short: "List, add or remove MCP servers ([mcp.NAME] in the config file)"}
 	list := &cobra.Command{
 		Use: "list", Short: "List the configured MCP servers", Args: cobra.NoArgs,
@@ -66,12 +78,7 @@ func newMCPCmd(d deps, o *rootOptions) *cobra.Command {
 			if err := config.CheckMCP(name, add); err != nil {
 				return err
 			}
-			path := configPath(d, o)
-			if err := config.AddMCP(path, name, add); err != nil {
-				return err
-			}
-			fmt.Fprintf(d.stdout, "added MCP server %s to %s\n", name, path)
-			return nil
+			return addF(name, add)
 		},
 	}
 	f := addCmd.Flags()

@@ -115,7 +115,7 @@ func TestSubcommandsInProcess(t *testing.T) {
 	}
 }
 
-// TestSubcommandFlags: what command lines of rewind, checkpoints and acp
+// TestSubcommandFlags: what command lines of rewind, checkpoints, mcp add and acp
 // become, checked without running them (their runF seams).
 func TestSubcommandFlags(t *testing.T) {
 	t.Parallel()
@@ -140,6 +140,18 @@ func TestSubcommandFlags(t *testing.T) {
 	cp.SetArgs([]string{"--resume", "abc"})
 	if err := cp.Execute(); err != nil || co.Resume != "abc" {
 		t.Errorf("checkpoints: %+v %v", co, err)
+	}
+	var added config.MCPConfig
+	var addedName string
+	mcp := newMCPCmd(d, &rootOptions{}, func(name string, m config.MCPConfig) error { addedName, added = name, m; return nil })
+	mcp.SetArgs([]string{"add", "files", "--command", "npx", "--arg", "-y", "--arg", "srv", "--env", "TOKEN=${GH}", "--eager", "--allow", "read", "--description", "files"})
+	if err := mcp.Execute(); err != nil || addedName != "files" || added.Command != "npx" || strings.Join(added.Args, " ") != "-y srv" ||
+		added.Env["TOKEN"] != "${GH}" || !added.Eager || strings.Join(added.Allow, ",") != "read" || added.Description != "files" {
+		t.Errorf("mcp add: %q %+v %v", addedName, added, err)
+	}
+	mcp.SetArgs([]string{"add", "bad", "--env", "NOEQUALS", "--url", "http://x"})
+	if err := mcp.Execute(); err == nil || !strings.Contains(err.Error(), "KEY=VALUE") {
+		t.Errorf("mcp add with a bad --env: %v", err)
 	}
 	var acpCfg config.Config
 	o := &rootOptions{}
