@@ -181,6 +181,7 @@ func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe
 // priceOf prices a model's usage: the config's prices, the catalog's, or
 // nothing (an unknown model shows tokens only).
 func priceOf(cfg config.Config) func(model string, u session.Usage) (float64, bool) {
+	pricing.Warm(cfg.BaseURL)
 	return func(model string, u session.Usage) (float64, bool) {
 		p, ok := modelPrice(cfg, model)
 		if !ok {

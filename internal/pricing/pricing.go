@@ -71,12 +71,25 @@ func Lookup(model, baseURL string, o Override) (Price, bool) {
 	return p, ok
 }
 
-// Window is the catalog's context window for model (0: not listed).
+// Window is the catalog's context window for model (0: not listed, or a
+// local server, whose window is what it runs: ask it). Reading the
+// catalog costs milliseconds, so a local run never does.
 func Window(model, baseURL string) int {
+	if local(baseURL) {
+		return 0
+	}
 	if e, ok := find(model, baseURL, ""); ok {
 		return int(e.model.ContextWindow)
 	}
 	return 0
+}
+
+// Warm reads the catalog in the background, while the first request
+// waits for the network, so pricing its answer costs nothing then.
+func Warm(baseURL string) {
+	if !local(baseURL) {
+		go catalog()
+	}
 }
 
 // Format is an amount of dollars as people read it: cents where they
