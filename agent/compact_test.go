@@ -364,3 +364,37 @@ func TestCompactResumedWithPendingCalls(t *testing.T) {
 		t.Fatalf("the pending call did not run first: %s", got)
 	}
 }
+
+// TestCompactAtZeroIsOff: CompactAt 0 means never compact ahead of a
+// request (as compact_at = 0 in the config); nil is the default share.
+// It meant the default in the agent and "off" only in the config.
+func TestCompactAtZeroIsOff(t *testing.T) {
+	t.Parallel()
+	for _, off := range []bool{true, false} {
+		srv := oaitest.New(t)
+		srv.SetFallback(oaitest.Talker{AnswerBytes: 1500}.Reply)
+		rec := &listener.Recorder{}
+		o := agent.Options{Client: llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "scripted-model"}), Session: session.New(),
+			System: "You are a test.", Listeners: listener.NewList(rec)}
+		if off {
+			zero := 0.0
+			o.CompactAt = &zero
+		}
+		a := agent.New(o)
+		a.SetContextWindow(smallWindow)
+		for i := 1; i <= 12; i++ {
+			if _, err := a.Run(context.Background(), fmt.Sprintf("question %d about topic %d", i, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		compacted := false
+		for _, e := range rec.Events() {
+			if _, ok := e.(listener.Compacting); ok {
+				compacted = true
+			}
+		}
+		if compacted == off {
+			t.Errorf("CompactAt off %v: compacted %v", off, compacted)
+		}
+	}
+}
