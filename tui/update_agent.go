@@ -142,6 +142,8 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		}
 	case listener.Compacting:
 		m.live.state = "compacting"
+	case listener.Rescued:
+		m.print(m.noticeBlock(m.st.notice, "↻ "+listener.RescuedText(e)))
 	case listener.Compacted:
 		m.usage.contextUsed = e.After
 		m.print(m.noticeBlock(m.st.notice, listener.CompactedText(e)))

@@ -135,3 +135,16 @@ func TestTUIShowsTheWindowTheServerSays(t *testing.T) {
 	tm := startTerm(t, srv)
 	tm.waitFor("ctx 6.1k", 10*time.Second)
 }
+
+// TestTUIRescuedCallIsSaid: in the REPL a rescued call is said, and the
+// text of the call is not shown as the answer.
+func TestTUIRescuedCallIsSaid(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: hermesCall}, oaitest.Answer{Text: "the notes are read"})
+	tm := startTermOpts(t, srv, termOpts{setup: func(dir string) { os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x\n"), 0o600) }})
+	tm.ask("read my notes")
+	tm.waitFor("the notes are read", 10*time.Second)
+	if screen := tm.screen(); !strings.Contains(screen, "as text (hermes)") || strings.Contains(screen, "<tool_call>") {
+		t.Fatalf("the screen:\n%s", screen)
+	}
+}
