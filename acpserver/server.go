@@ -206,7 +206,9 @@ func (s *Server) open(ctx context.Context, cwd, load string, servers []acp.McpSe
 	s2, err := s.o.Open(ctx, OpenRequest{Cwd: cwd, Load: load, MCP: mcpServers(servers),
 		Listener: l.events, Approver: &approver{l: l}})
 	if err != nil {
-		return nil, acp.NewInternalError(map[string]any{"error": err.Error()})
+		// What the person can fix (a session that is not there or in use,
+		// a folder that is not one) is theirs, not an internal error.
+		return nil, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
 	l.s, l.id = s2, s2.ID
 	l.out.sessionID = acp.SessionId(l.id)
