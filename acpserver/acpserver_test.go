@@ -29,6 +29,7 @@ func TestStopReason(t *testing.T) {
 		{agent.Outcome{Result: agent.Result{Synthesized: true}}, "stop", acp.StopReasonMaxTurnRequests},
 		{agent.Outcome{}, "content_filter", acp.StopReasonRefusal},
 		{agent.Outcome{}, "length", acp.StopReasonMaxTokens},
+		{agent.Outcome{Err: &agent.PromptBlockedError{Reason: "no"}}, "", acp.StopReasonRefusal},
 	}
 	for _, tt := range tests {
 		if got := stopReason(tt.out, tt.finish); got != tt.want {

@@ -92,6 +92,16 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	if l.s.Save != nil {
 		l.s.Save()
 	}
+	// What is said rather than failed: a message the person's hook
+	// refused (the agent declines: refusal), nothing to compact.
+	var blocked *agent.PromptBlockedError
+	switch {
+	case errors.As(out.Err, &blocked):
+		l.out.push(update{u: acp.UpdateAgentMessageText(out.Err.Error())})
+	case errors.Is(out.Err, agent.ErrNothingToCompact):
+		l.out.push(update{u: acp.UpdateAgentMessageText(out.Err.Error())})
+		out.Err = nil
+	}
 	l.out.flush()
 	used, finish := l.events.endTurn()
 	resp := acp.PromptResponse{StopReason: stopReason(out, finish)}
@@ -103,7 +113,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	if used.total > 0 {
 		resp.Usage = &acp.Usage{InputTokens: used.prompt, OutputTokens: used.completion, TotalTokens: used.total}
 	}
-	if out.Err != nil && !errors.Is(out.Err, control.ErrCancelled) {
+	if out.Err != nil && !errors.Is(out.Err, control.ErrCancelled) && blocked == nil {
 		// The session stays usable; the editor shows why this turn failed.
 		return acp.PromptResponse{}, acp.NewInternalError(map[string]any{"error": out.Err.Error()})
 	}
@@ -141,6 +151,8 @@ func stopReason(out agent.Outcome, finish string) acp.StopReason {
 	switch {
 	case errors.Is(out.Err, control.ErrCancelled) || out.Result.Interrupted:
 		return acp.StopReasonCancelled
+	case errors.As(out.Err, new(*agent.PromptBlockedError)):
+		return acp.StopReasonRefusal
 	case out.Result.Synthesized:
 		return acp.StopReasonMaxTurnRequests
 	case finish == "content_filter":

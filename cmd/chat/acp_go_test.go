@@ -314,3 +314,31 @@ func TestACPModesSwitchThePersona(t *testing.T) {
 		t.Errorf("a mode that turns the sandbox off was accepted")
 	}
 }
+
+// TestACPRefusalAndNothingToCompact: a message the person's
+// UserPromptSubmit hook refuses ends the prompt with refusal and says why;
+// /compact with nothing to fold says so and ends the turn.
+func TestACPRefusalAndNothingToCompact(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "fine"} })
+	cmd := command(t, srv, "acp")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[[hooks.UserPromptSubmit]]\ncommand = \"grep -q forbidden && { echo 'not that topic' >&2; exit 2; } || exit 0\"\n")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	from := e.count()
+	resp, err := e.prompt(ctx, id, acp.TextBlock("/compact"))
+	if err != nil || resp.StopReason != acp.StopReasonEndTurn || !strings.Contains(e.text(from), "nothing") {
+		t.Errorf("/compact at the start: %+v %v %q", resp, err, e.text(from))
+	}
+	from = e.count()
+	resp, err = e.prompt(ctx, id, acp.TextBlock("the forbidden question"))
+	if err != nil || resp.StopReason != acp.StopReasonRefusal || !strings.Contains(e.text(from), "not that topic") || srv.RequestCount() != 0 {
+		t.Errorf("a refused message: %+v %v %q, %d requests", resp, err, e.text(from), srv.RequestCount())
+	}
+	if resp, err := e.prompt(ctx, id, acp.TextBlock("an allowed one")); err != nil || resp.StopReason != acp.StopReasonEndTurn {
+		t.Errorf("after the refusal: %+v %v", resp, err)
+	}
+}
