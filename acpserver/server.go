@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/coder/acp-go-sdk"
 
@@ -32,6 +34,15 @@ type Options struct {
 	Open func(ctx context.Context, r OpenRequest) (*Session, error)
 	// Log receives the connection's diagnostics (never stdout).
 	Log io.Writer
+	// List is the saved sessions, newest first, of a folder ("" all), for
+	// session/list (nil: not offered).
+	List func(cwd string) ([]Saved, error)
+}
+
+// Saved is a saved session as session/list shows it.
+type Saved struct {
+	ID, Cwd, Title string
+	Updated        time.Time
 }
 
 // OpenRequest is what the wiring needs to build a session.
@@ -146,9 +157,10 @@ func (s *Server) Initialize(_ context.Context, p acp.InitializeRequest) (acp.Ini
 		AgentInfo:       &acp.Implementation{Name: s.o.Name, Title: acp.Ptr("chat"), Version: s.o.Version},
 		AuthMethods:     []acp.AuthMethod{},
 		AgentCapabilities: acp.AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: acp.PromptCapabilities{Image: true, EmbeddedContext: true},
-			McpCapabilities:    acp.McpCapabilities{Http: true},
+			LoadSession:         true,
+			PromptCapabilities:  acp.PromptCapabilities{Image: true, EmbeddedContext: true},
+			SessionCapabilities: s.sessionCapabilities(),
+			McpCapabilities:     acp.McpCapabilities{Http: true},
 			Meta: map[string]any{"chat": map[string]any{
 				"steer": map[string]any{"method": SteerMethod, "params": []string{"sessionId", "text"},
 					"description": "send text into the running turn (the REPL's typing while it runs); it reaches the model at the next step"},
@@ -305,9 +317,49 @@ func (s *Server) HandleExtensionMethod(_ context.Context, method string, params 
 
 // The methods chat does not offer.
 
-// ListSessions implements acp.Agent.
-func (s *Server) ListSessions(context.Context, acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
-	return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+func (s *Server) sessionCapabilities() acp.SessionCapabilities {
+	c := acp.SessionCapabilities{Close: &acp.SessionCloseCapabilities{}}
+	if s.o.List != nil {
+		c.List = &acp.SessionListCapabilities{}
+	}
+	return c
+}
+
+// listPage is how many sessions one session/list answer holds.
+const listPage = 100
+
+// ListSessions implements acp.Agent: the saved sessions (of the folder
+// asked about), newest first, a page at a time; the cursor is an offset.
+func (s *Server) ListSessions(_ context.Context, p acp.ListSessionsRequest) (acp.ListSessionsResponse, error) {
+	if s.o.List == nil {
+		return acp.ListSessionsResponse{}, acp.NewMethodNotFound(acp.AgentMethodSessionList)
+	}
+	cwd := ""
+	if p.Cwd != nil {
+		cwd = *p.Cwd
+	}
+	all, err := s.o.List(cwd)
+	if err != nil {
+		return acp.ListSessionsResponse{}, acp.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	from := 0
+	if p.Cursor != nil {
+		if n, err := strconv.Atoi(*p.Cursor); err == nil && n >= 0 && n <= len(all) {
+			from = n
+		}
+	}
+	resp := acp.ListSessionsResponse{Sessions: []acp.SessionInfo{}}
+	for _, sv := range all[from:min(from+listPage, len(all))] {
+		info := acp.SessionInfo{SessionId: acp.SessionId(sv.ID), Cwd: sv.Cwd, UpdatedAt: acp.Ptr(sv.Updated.UTC().Format(time.RFC3339))}
+		if sv.Title != "" {
+			info.Title = acp.Ptr(sv.Title)
+		}
+		resp.Sessions = append(resp.Sessions, info)
+	}
+	if next := from + listPage; next < len(all) {
+		resp.NextCursor = acp.Ptr(strconv.Itoa(next))
+	}
+	return resp, nil
 }
 
 // ResumeSession implements acp.Agent.

@@ -17,6 +17,7 @@ import (
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool/sandbox"
 )
 
@@ -70,6 +71,16 @@ func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, chan
 		return err
 	}
 	srv := acpserver.New(acpserver.Options{Name: "chat", Version: version(), Log: d.stderr,
+		List: func(cwd string) ([]acpserver.Saved, error) {
+			all, err := session.Store{Dir: session.DefaultDir(d.getenv)}.List()
+			var out []acpserver.Saved
+			for _, s := range all {
+				if cwd == "" || s.Dir == cwd {
+					out = append(out, acpserver.Saved{ID: s.ID, Cwd: s.Dir, Title: s.Title, Updated: s.Updated})
+				}
+			}
+			return out, err
+		},
 		Open: func(ctx context.Context, r acpserver.OpenRequest) (*acpserver.Session, error) {
 			return openACP(ctx, d, *o, cfg, changed, r)
 		}})

@@ -315,7 +315,7 @@ func TestACPModesSwitchThePersona(t *testing.T) {
 	}
 }
 
-// TestACPRefusalAndNothingToCompact: a message the person's
+// TestACPRefusalAndNothingToCompact: session/list; a message the person's
 // UserPromptSubmit hook refuses ends the prompt with refusal and says why;
 // /compact with nothing to fold says so and ends the turn.
 func TestACPRefusalAndNothingToCompact(t *testing.T) {
@@ -340,5 +340,13 @@ func TestACPRefusalAndNothingToCompact(t *testing.T) {
 	}
 	if resp, err := e.prompt(ctx, id, acp.TextBlock("an allowed one")); err != nil || resp.StopReason != acp.StopReasonEndTurn {
 		t.Errorf("after the refusal: %+v %v", resp, err)
+	}
+	// session/list: the saved sessions of the folder, this one among them.
+	list, err := e.conn.ListSessions(ctx, acp.ListSessionsRequest{Cwd: acp.Ptr(cmd.Dir)})
+	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != id || list.Sessions[0].UpdatedAt == nil {
+		t.Errorf("session/list: %+v %v", list, err)
+	}
+	if other, err := e.conn.ListSessions(ctx, acp.ListSessionsRequest{Cwd: acp.Ptr("/elsewhere")}); err != nil || len(other.Sessions) != 0 {
+		t.Errorf("session/list of another folder: %+v %v", other, err)
 	}
 }
