@@ -49,14 +49,16 @@ cover:
 # transcript size and per keystroke, loading a 10,000-message session, and
 # the real binary's CPU, wall time and peak RSS on a 20,000-chunk stream,
 # start-up to a one-line answer, SIGINT to exit, and a shell command
-# started directly against one in the sandbox, and checkpoints (an
-# unchanged 10,000-file tree, Go's source tree, restoring 100 files).
+# started directly against one in the sandbox, checkpoints (an
+# unchanged 10,000-file tree, Go's source tree, restoring 100 files), and
+# a 5,000-turn REPL session (RSS and keystroke latency along the way).
 bench:
 	@mkdir -p bench
 	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
 	  $(GO) test -run='^$$' -bench=ShellTrue -benchtime=200x -count=5 ./tool/sandbox; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
-	  $(GO) test -run='^$$' -bench='Binary|TUI' -benchtime=10x -count=5 ./cmd/chat; } | tee bench/raw.txt
+	  $(GO) test -run='^$$' -bench='Binary|TUI$$' -benchtime=10x -count=5 ./cmd/chat; \
+	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; } | tee bench/raw.txt
 	$(GO) run ./internal/benchtable -o bench/RESULTS.md < bench/raw.txt
 
 soak:

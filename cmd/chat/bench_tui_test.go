@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -85,4 +86,101 @@ func BenchmarkTUI(b *testing.B) {
 	b.ReportMetric(float64(baseline.Milliseconds())/n, "printf-baseline-ms")
 	b.ReportMetric(float64(cpu.Milliseconds())/n, "cpu-ms-20k-chunks")
 	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkTUILongSession drives one REPL through a long session (5,000
+// turns; CHAT_LONG_TURNS sets another count): answers of a few
+// paragraphs, a tool call every tenth turn. At turns 10, 100, 1,000, 2,500 and
+// the last it reports the process's RSS and the time from a keystroke to
+// the frame that shows it (the median of five keys). A long session must
+// stay flat: the same memory and latency at turn 5,000 as at turn 10.
+func BenchmarkTUILongSession(b *testing.B) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		b.Skip("no tmux")
+	}
+	turns := 5000
+	if n, err := strconv.Atoi(os.Getenv("CHAT_LONG_TURNS")); err == nil && n > 0 {
+		turns = n
+	}
+	paragraph := strings.Repeat("A few words of the answer, as a model writes them, one after another. ", 4)
+	srv := oaitest.New(b)
+	// A local server's window, said as llama-server says it: the session
+	// is compacted as it grows, as a real one would be.
+	srv.SetWindow(16384)
+	srv.SayWindow()
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		last := req.Messages[len(req.Messages)-1]
+		n := req.Index
+		if len(req.Tools) == 0 { // a summary
+			return oaitest.Answer{Text: "The person asked numbered questions and got answers of a few paragraphs."}
+		}
+		if last.Role != "tool" && n%10 == 9 {
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: fmt.Sprintf("c%d", n), Name: "list_files", Args: `{"path":"."}`}}}
+		}
+		q := strings.TrimPrefix(lastUserOf(req), "question ")
+		return oaitest.Answer{Text: paragraph + "\n\n" + paragraph + "\n\n" + paragraph + "\n\nDONE" + q + "END", Piece: 64}
+	})
+	home, dir := b.TempDir(), b.TempDir()
+	for b.Loop() {
+		sock := fmt.Sprintf("chat-long-%d", os.Getpid())
+		tmux := func(args ...string) string {
+			out, _ := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
+			return string(out)
+		}
+		waitFor := func(s string) time.Duration {
+			start := time.Now()
+			for deadline := start.Add(60 * time.Second); !strings.Contains(tmux("capture-pane", "-p", "-t", "b"), s); time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					b.Fatalf("%q never appeared:\n%s", s, tmux("capture-pane", "-p", "-t", "b"))
+				}
+			}
+			return time.Since(start)
+		}
+		env := fmt.Sprintf("cd %s && exec env -i HOME=%s TERM=xterm-256color OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s --sandbox off", dir, home, srv.BaseURL(), chatBin)
+		tmux("new-session", "-d", "-s", "b", "-x", "100", "-y", "30", env)
+		defer tmux("kill-server")
+		waitFor("Ask anything")
+		pid, _ := strconv.Atoi(strings.TrimSpace(tmux("display-message", "-p", "-t", "b", "#{pane_pid}")))
+		probe := func(at int) {
+			var lat []time.Duration
+			for k := 0; k < 5; k++ {
+				mark := fmt.Sprintf("kq%dx%d", at, k)
+				tmux("send-keys", "-t", "b", "-l", mark)
+				lat = append(lat, waitFor(mark))
+				for range mark {
+					tmux("send-keys", "-t", "b", "BSpace")
+				}
+				waitFor("Ask anything")
+			}
+			slices.Sort(lat)
+			rss := procRSS(pid)
+			b.ReportMetric(float64(rss)/(1<<20), fmt.Sprintf("rss-MB-turn%d", at))
+			b.ReportMetric(float64(lat[2].Microseconds())/1000, fmt.Sprintf("key-ms-turn%d", at))
+			b.Logf("turn %d: RSS %.1f MB, keystroke to frame %v (median of 5)", at, float64(rss)/(1<<20), lat[2])
+		}
+		for i := 1; i <= turns; i++ {
+			tmux("send-keys", "-t", "b", "-l", fmt.Sprintf("question %d", i))
+			tmux("send-keys", "-t", "b", "Enter")
+			waitFor(fmt.Sprintf("DONE%dEND", i))
+			if i == 10 || i == 100 || i == 1000 || i == 2500 || i == turns {
+				probe(i)
+			}
+		}
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+// procRSS is a process's resident set, in bytes.
+func procRSS(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -70,6 +70,15 @@ func main() {
 		fmt.Fprintf(&b, "\nCheckpoints: an unchanged 10,000-file tree **%.1f ms** (goal ≤ 30), the first of Go's source tree **%.2f s** (≤ 2), restoring 100 changed files **%.1f ms** (≤ 100)\n",
 			median(v)/1e6, median(values[key{"FirstTakeGoSource", "ns/op"}])/1e9, median(values[key{"Restore100", "ns/op"}])/1e6)
 	}
+	if v := values[key{"TUILongSession", "rss-MB-turn10"}]; len(v) > 0 {
+		b.WriteString("\nA long REPL session (tmux, a tool call every tenth turn, compacted as it grows): turn, RSS, keystroke to frame\n\n")
+		for _, turn := range []int{10, 100, 1000, 2500, 5000} {
+			rss, lat := values[key{"TUILongSession", fmt.Sprintf("rss-MB-turn%d", turn)}], values[key{"TUILongSession", fmt.Sprintf("key-ms-turn%d", turn)}]
+			if len(rss) > 0 && len(lat) > 0 {
+				fmt.Fprintf(&b, "- turn %d: %.1f MB, %.1f ms\n", turn, median(rss), median(lat))
+			}
+		}
+	}
 	io.WriteString(os.Stdout, b.String())
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
