@@ -161,6 +161,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		text, reasoning strings.Builder
 		calls           Assembler
 		finished        bool
+		chunks          = newChunkDecoder()
 	)
 	size := 0
 	emit := func(ch Chunk) error {
@@ -184,8 +185,8 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		if rerr != nil {
 			return resp, started, c.wrap(ctx, rerr, x)
 		}
-		var wc wireBody[deltaChoice]
-		if jerr := json.Unmarshal(raw, &wc); jerr != nil {
+		wc, jerr := chunks.decode(raw)
+		if jerr != nil {
 			return resp, started, fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clipBytes(raw, 120))
 		}
 		if err := wc.apiError(c.url); err != nil {
