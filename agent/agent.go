@@ -358,7 +358,7 @@ func (a *Agent) run(ctx context.Context, id uint64, text string, files []session
 		t.request = text
 		// Calls left pending by an earlier turn or process (the resume
 		// boundary) run first: their results must precede a new message.
-		if pending := t.answerStarted(session.PendingCalls(t.sess.Messages())); len(pending) > 0 {
+		if pending := t.answerStarted(t.sess.PendingCalls()); len(pending) > 0 {
 			if err := t.runTools(pending); err != nil {
 				return err
 			}

@@ -67,9 +67,8 @@ func (a *Agent) ContextSize() int {
 	s, tools := a.o.Session, a.o.Tools
 	mark := a.mark
 	a.cfgMu.Unlock()
-	msgs := s.Messages()
-	summary, _ := session.LatestSummary(msgs)
-	sent := session.Sent(msgs)
+	summary, _ := s.LatestSummary()
+	sent := s.Sent()
 	if mark.tokens > 0 && mark.summary == summary.ID {
 		for i := len(sent) - 1; i >= 0; i-- {
 			if sent[i].ID == mark.last {

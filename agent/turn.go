@@ -110,7 +110,10 @@ func (t *turn) complete() (session.Message, error) {
 func (t *turn) completion() (llm.Response, error) {
 	o := &t.a.o
 	t.a.cfgMu.Lock()
-	req := llm.Request{Messages: t.sess.Messages(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature,
+	// What is sent, not the whole history: a long session's copy per step
+	// was most of what it allocated.
+	summary, _ := t.sess.LatestSummary()
+	req := llm.Request{Messages: t.sess.Sent(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature,
 		TopP: o.TopP, MaxTokens: o.MaxTokens, Schema: o.Schema}
 	t.a.cfgMu.Unlock()
 	for _, tl := range t.tools.Offered() {
@@ -135,7 +138,6 @@ func (t *turn) completion() (llm.Response, error) {
 	if resp.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*resp.Usage)
 		if resp.Usage.Prompt > 0 && len(req.Messages) > 0 {
-			summary, _ := session.LatestSummary(req.Messages)
 			t.a.cfgMu.Lock()
 			t.a.mark = sizeMark{last: req.Messages[len(req.Messages)-1].ID, summary: summary.ID, tokens: resp.Usage.Prompt}
 			t.a.cfgMu.Unlock()

@@ -36,3 +36,43 @@ func BenchmarkLoad10000(b *testing.B) {
 		New(l.Messages...).Prune()
 	}
 }
+
+// BenchmarkAppendLongSession is one exchange added to a 10,000-message
+// session that was compacted, saved as the agent saves it, with what the
+// next request carries read back: its cost must not grow with the part of
+// the history a summary stands for.
+func BenchmarkAppendLongSession(b *testing.B) {
+	st := Store{Dir: b.TempDir()}
+	w, err := st.Create(Header{Dir: "/x"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var msgs []Message
+	for i := 0; len(msgs) < 10000; i++ {
+		msgs = append(msgs, User(fmt.Sprint("question ", i)), Assistant(strings.Repeat("An answer of a few words. ", 30)))
+	}
+	s := New(msgs...)
+	if err := s.InsertSummary("", Summary("What was said.", Compaction{})); err != nil {
+		b.Fatal(err)
+	}
+	w.Attach(s)
+	if err := w.Sync(s); err != nil {
+		b.Fatal(err)
+	}
+	base := s.Len()
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Append(Assistant("one more")) // saved by the hook, as the agent's are
+		if sent := s.Sent(); len(sent) != 3 { // the summary, the question it cut from its answer, the answer
+			b.Fatal(len(sent))
+		}
+		// Take it back, so every round appends to the same history (the
+		// file keeps growing, which costs nothing here).
+		s.mu.Lock()
+		s.msgs = s.msgs[:base]
+		s.mu.Unlock()
+		w.mu.Lock()
+		w.count = base
+		w.mu.Unlock()
+	}
+}

@@ -39,11 +39,50 @@ func (s *Session) OnMessage(f func(Message)) *Session {
 	return s
 }
 
-// Messages returns a copy of the history.
+// Messages returns a copy of the history. It is the whole conversation,
+// thousands of messages in a long session: what is sent next is Sent, what
+// came lately Since, each a copy of only that part.
 func (s *Session) Messages() []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Message(nil), s.msgs...)
+}
+
+// Sent returns a copy of what the next request carries (Sent of the
+// history): after a compaction, the summary and what came after it.
+func (s *Session) Sent() []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, at := LatestSummary(s.msgs); at >= 0 {
+		return Sent(s.msgs) // a new slice already
+	}
+	return append([]Message(nil), s.msgs...)
+}
+
+// Since returns a copy of the messages from index i on (none when the
+// history is shorter), with the length and revision of the history they
+// were taken from.
+func (s *Session) Since(i int) (tail []Message, n, revision int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i < len(s.msgs) {
+		tail = append([]Message(nil), s.msgs[max(i, 0):]...)
+	}
+	return tail, len(s.msgs), s.revision
+}
+
+// LatestSummary is the latest compaction record and its index, or -1.
+func (s *Session) LatestSummary() (Message, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return LatestSummary(s.msgs)
+}
+
+// PendingCalls are the last assistant message's calls without a result.
+func (s *Session) PendingCalls() []ToolCall {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return PendingCalls(s.msgs)
 }
 
 // Len is the number of messages.

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -271,5 +272,36 @@ func TestUnansweredIsKeptButNotSent(t *testing.T) {
 	}
 	if err := Validate(sent, false); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSentAndSinceAreCopiesOfTheirPart: the session's own Sent is Sent of
+// its history, Since the tail from an index, and neither lets a caller
+// change the history.
+func TestSentAndSinceAreCopiesOfTheirPart(t *testing.T) {
+	t.Parallel()
+	s := New(System("be brief"), User("one"), Assistant("1"), User("two"), Assistant("2"))
+	if got, want := s.Sent(), Sent(s.Messages()); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Sent without a summary: %+v, want %+v", got, want)
+	}
+	if err := s.InsertSummary(s.Messages()[3].ID, Summary("they said one", Compaction{})); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Sent(), Sent(s.Messages()); !reflect.DeepEqual(got, want) || len(got) != 3 {
+		t.Fatalf("Sent after a summary: %+v, want %+v", got, want)
+	}
+	tail, n, rev := s.Since(4)
+	if all := s.Messages(); n != len(all) || rev != s.Revision() || !reflect.DeepEqual(tail, all[4:]) {
+		t.Fatalf("Since(4) = %d messages of %d at revision %d", len(tail), n, rev)
+	}
+	if tail, n, _ := s.Since(n + 3); tail != nil || n != 6 {
+		t.Fatalf("Since past the end: %v, %d", tail, n)
+	}
+	s.Sent()[0].Content = "changed"
+	tail[0].Content = "changed"
+	for _, m := range s.Messages() {
+		if m.Content == "changed" {
+			t.Fatal("a copy changed the history")
+		}
 	}
 }

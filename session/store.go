@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/chatrepl/chat/internal/atomicfile"
 	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/internal/xdg"
 )
@@ -215,17 +216,23 @@ func (w *Writer) started(callID string) error {
 func (w *Writer) Sync(s *Session) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	msgs, rev := s.Messages(), s.Revision()
-	if w.count >= 0 && rev == w.rev && len(msgs) >= w.count {
-		if err := w.append(msgs[w.count:]); err != nil {
+	// Most syncs follow an append: copy only what is new, not the
+	// whole history each time.
+	tail, n, rev := s.Since(w.count)
+	if w.count >= 0 && rev == w.rev && n >= w.count {
+		if err := w.append(tail); err != nil {
 			w.err = err
 			return err
 		}
-	} else if err := w.rewrite(WithRewound(msgs, s.Rewound())); err != nil {
+		w.count = n
+		return nil
+	}
+	msgs, n, rev := s.Since(0)
+	if err := w.rewrite(WithRewound(msgs, s.Rewound())); err != nil {
 		w.err = err
 		return err
 	}
-	w.count, w.rev = len(msgs), rev
+	w.count, w.rev = n, rev
 	return nil
 }
 
@@ -274,49 +281,27 @@ func (w *Writer) append(msgs []Message) error {
 	return w.f.Sync()
 }
 
-// rewrite replaces the file atomically: temp file, fsync, rename, fsync of
-// the directory. A crash leaves either the old file or the new one.
+// rewrite replaces the file atomically (temp file, fsync, rename, fsync
+// of the directory): a crash leaves either the old file or the new one. The
+// lines are streamed, so a long session is not held twice in memory.
 func (w *Writer) rewrite(msgs []Message) error {
 	if w.f != nil {
 		w.f.Close()
 		w.f = nil
 	}
-	dir := filepath.Dir(w.path)
-	tmp, err := os.CreateTemp(dir, ".tmp-*.jsonl")
-	if err != nil {
-		return fmt.Errorf("session store: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	var buf bytes.Buffer
-	if err := encodeLine(&buf, w.header); err != nil {
-		return err
-	}
-	for _, m := range msgs {
-		if err := encodeLine(&buf, lineOf(m)); err != nil {
+	err := atomicfile.WriteWith(w.path, 0o600, func(out io.Writer) error {
+		if err := encodeLine(out, w.header); err != nil {
 			return err
 		}
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
+		for _, m := range msgs {
+			if err := encodeLine(out, lineOf(m)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("session %s: %w", w.path, err)
-	}
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), w.path); err != nil {
-		return fmt.Errorf("session %s: %w", w.path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }
@@ -332,8 +317,8 @@ func WithRewound(msgs, rewound []Message) []Message {
 	return all
 }
 
-func encodeLine(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
+func encodeLine(out io.Writer, v any) error {
+	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v) // Encode ends the line
 }
