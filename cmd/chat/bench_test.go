@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,14 +47,6 @@ func watchPeakRSS(pid int) <-chan int64 {
 	return out
 }
 
-func reportChild(b *testing.B, cpu, wall time.Duration, rssKB int64) {
-	n := float64(b.N)
-	b.ReportMetric(float64(cpu.Microseconds())/1000/n, "cpu-ms/op")
-	b.ReportMetric(float64(wall.Microseconds())/1000/n, "wall-ms/op")
-	b.ReportMetric(float64(rssKB)/1024, "maxrss-MB")
-	b.ReportMetric(0, "ns/op")
-}
-
 // BenchmarkBinaryStream20000 consumes a 20,000-chunk answer in print mode;
 // the server flushes every chunk, as a real local server does.
 func BenchmarkBinaryStream20000(b *testing.B) { benchStream(b, 20000) }
@@ -61,29 +54,75 @@ func BenchmarkBinaryStream20000(b *testing.B) { benchStream(b, 20000) }
 // BenchmarkBinaryHello is start-up to exit for a one-line answer.
 func BenchmarkBinaryHello(b *testing.B) { benchStream(b, 3) }
 
+// benchStream runs chat -p and, as the plain client to compare with, curl
+// posting the same request to the same server, in turns. Besides each
+// one's CPU, wall time and peak RSS it reports exec-to-request: from the
+// start of the process to the server beginning to serve the chat
+// completion (chat may ask a local server its window before), which does
+// not depend on how fast the server is.
 func benchStream(b *testing.B, chunks int) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		b.Skip("no curl to compare with")
+	}
 	srv := oaitest.New(b)
 	text := strings.Repeat("tok ", chunks)
 	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: text, Piece: 4} })
-	var cpu, wall time.Duration
-	var rss int64
+	body := `{"model":"scripted-model","messages":[{"role":"user","content":"go"}],"stream":true,"stream_options":{"include_usage":true}}`
+	var ours, theirs childFigures
 	for b.Loop() {
 		cmd := command(b, srv, "-p", "go")
 		cmd.Stdout = io.Discard
-		start := time.Now()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		peak := watchPeakRSS(cmd.Process.Pid)
-		if err := cmd.Wait(); err != nil {
-			b.Fatal(err)
-		}
-		wall += time.Since(start)
-		st := cmd.ProcessState
-		cpu += st.UserTime() + st.SystemTime()
-		rss = max(rss, <-peak)
+		ours.add(b, srv, cmd)
+		cmd = exec.Command(curl, "-sS", "-N", "-o", "/dev/null", "-H", "Content-Type: application/json",
+			"-H", "Authorization: Bearer test", "--data-binary", body, srv.BaseURL()+"/chat/completions")
+		theirs.add(b, srv, cmd)
 	}
-	reportChild(b, cpu, wall, rss)
+	ours.report(b, "")
+	theirs.report(b, "curl-")
+	b.ReportMetric(ours.cpu.Seconds()/theirs.cpu.Seconds(), "cpu-x-curl")
+	b.ReportMetric(ours.wall.Seconds()/theirs.wall.Seconds(), "wall-x-curl")
+	b.ReportMetric(ours.toRequest.Seconds()/theirs.toRequest.Seconds(), "exec-to-request-x-curl")
+	b.ReportMetric(0, "ns/op")
+}
+
+// childFigures adds up what runs of one client cost.
+type childFigures struct {
+	cpu, wall, toRequest time.Duration
+	rssKB                int64
+	runs                 int
+}
+
+// add runs cmd to the end and adds its figures.
+func (f *childFigures) add(b *testing.B, srv *oaitest.Server, cmd *exec.Cmd) {
+	b.Helper()
+	before := srv.RequestCount()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	peak := watchPeakRSS(cmd.Process.Pid)
+	if err := cmd.Wait(); err != nil {
+		b.Fatal(cmd.Args[0], err)
+	}
+	f.wall += time.Since(start)
+	st := cmd.ProcessState
+	f.cpu += st.UserTime() + st.SystemTime()
+	f.rssKB = max(f.rssKB, <-peak)
+	reqs := srv.Requests()
+	if len(reqs) != before+1 {
+		b.Fatalf("%s made %d chat completion requests", cmd.Args[0], len(reqs)-before)
+	}
+	f.toRequest += reqs[len(reqs)-1].Arrived.Sub(start)
+	f.runs++
+}
+
+func (f *childFigures) report(b *testing.B, prefix string) {
+	n := float64(f.runs)
+	b.ReportMetric(float64(f.cpu.Microseconds())/1000/n, prefix+"cpu-ms/op")
+	b.ReportMetric(float64(f.wall.Microseconds())/1000/n, prefix+"wall-ms/op")
+	b.ReportMetric(float64(f.toRequest.Microseconds())/1000/n, prefix+"exec-to-request-ms/op")
+	b.ReportMetric(float64(f.rssKB)/1024, prefix+"maxrss-MB")
 }
 
 // BenchmarkBinarySIGINT interrupts print mode mid-stream and reports how

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Message is a request message as the server received it.
@@ -69,6 +70,9 @@ type Request struct {
 	// in four, a stand-in for a tokenizer that a client cannot predict
 	// exactly. It is the prompt_tokens of the answer's usage.
 	Tokens int `json:"-"`
+	// Arrived is when the server began to serve the request (its headers
+	// were read): benchmarks time a client's start-up up to it.
+	Arrived time.Time `json:"-"`
 }
 
 // ToolNames lists the names of the offered tools.
@@ -239,6 +243,7 @@ func (s *Server) Rejected() []string {
 func (s *Server) Hangups() <-chan int { return s.hangups }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
 	s.mu.Lock()
 	key := s.apiKey
 	s.mu.Unlock()
@@ -271,6 +276,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Tokens = len(body) / 4
 	req.Raw = body
+	req.Arrived = arrived
 	s.mu.Lock()
 	window := s.window
 	if window > 0 && req.Tokens > window {
