@@ -19,43 +19,24 @@ import (
 // client's transport, with a short timeout, and never fail a run.
 func (c *Client) ContextWindow(ctx context.Context, model string) (tokens int, source string) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	if n := c.fromModelList(ctx, model); n > 0 {
-		return n, "the server's model list"
+	defer cancel() // the probes still out are not needed once one answered
+	// The three are asked at once and their answers taken in this order:
+	// one after another, they were three round trips before a first
+	// request that waits for the window.
+	probes := []func(context.Context, string) (int, string){c.fromModelList, c.fromProps, c.fromOllamaShow}
+	answers := make([]chan int, len(probes))
+	sources := make([]string, len(probes))
+	for i, probe := range probes {
+		answers[i] = make(chan int, 1)
+		go func() {
+			n, src := probe(ctx, model)
+			sources[i] = src
+			answers[i] <- n
+		}()
 	}
-	root := strings.TrimSuffix(c.cfg.BaseURL, "/v1")
-	var props struct {
-		Settings struct {
-			NCtx int `json:"n_ctx"`
-		} `json:"default_generation_settings"`
-		NCtx int `json:"n_ctx"`
-	}
-	if c.getJSON(ctx, http.MethodGet, root+"/props", nil, &props) {
-		if n := max(props.Settings.NCtx, props.NCtx); n > 0 {
-			return n, "llama.cpp /props"
-		}
-	}
-	var show struct {
-		ModelInfo  map[string]any `json:"model_info"`
-		Parameters string         `json:"parameters"`
-	}
-	body, _ := json.Marshal(map[string]string{"model": model})
-	if c.getJSON(ctx, http.MethodPost, root+"/api/show", body, &show) {
-		// The window Ollama runs is num_ctx, not the training size in
-		// model_info; over it, Ollama drops the oldest messages without a
-		// word. Without num_ctx it runs its default, which the training
-		// size only bounds.
-		for _, line := range strings.Split(show.Parameters, "\n") {
-			if f := strings.Fields(line); len(f) == 2 && f[0] == "num_ctx" {
-				if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
-					return n, "Ollama num_ctx"
-				}
-			}
-		}
-		for k, v := range show.ModelInfo {
-			if f, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") && f > 0 {
-				return min(int(f), ollamaDefaultContext), "Ollama's default context"
-			}
+	for i := range probes {
+		if n := <-answers[i]; n > 0 {
+			return n, sources[i]
 		}
 	}
 	if n := KnownContextWindow(model); n > 0 {
@@ -64,12 +45,60 @@ func (c *Client) ContextWindow(ctx context.Context, model string) (tokens int, s
 	return 0, ""
 }
 
+// fromProps reads llama.cpp's /props.
+func (c *Client) fromProps(ctx context.Context, _ string) (int, string) {
+	var props struct {
+		Settings struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+		NCtx int `json:"n_ctx"`
+	}
+	if c.getJSON(ctx, http.MethodGet, c.root()+"/props", nil, &props) {
+		if n := max(props.Settings.NCtx, props.NCtx); n > 0 {
+			return n, "llama.cpp /props"
+		}
+	}
+	return 0, ""
+}
+
+// fromOllamaShow reads Ollama's /api/show.
+func (c *Client) fromOllamaShow(ctx context.Context, model string) (int, string) {
+	var show struct {
+		ModelInfo  map[string]any `json:"model_info"`
+		Parameters string         `json:"parameters"`
+	}
+	body, _ := json.Marshal(map[string]string{"model": model})
+	if !c.getJSON(ctx, http.MethodPost, c.root()+"/api/show", body, &show) {
+		return 0, ""
+	}
+	// The window Ollama runs is num_ctx, not the training size in
+	// model_info; over it, Ollama drops the oldest messages without a
+	// word. Without num_ctx it runs its default, which the training size
+	// only bounds.
+	for _, line := range strings.Split(show.Parameters, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "num_ctx" {
+			if n, err := strconv.Atoi(f[1]); err == nil && n > 0 {
+				return n, "Ollama num_ctx"
+			}
+		}
+	}
+	for k, v := range show.ModelInfo {
+		if f, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") && f > 0 {
+			return min(int(f), ollamaDefaultContext), "Ollama's default context"
+		}
+	}
+	return 0, ""
+}
+
+// root is the server's address without the /v1 of the OpenAI API.
+func (c *Client) root() string { return strings.TrimSuffix(c.cfg.BaseURL, "/v1") }
+
 // ollamaDefaultContext is the window Ollama runs a model with when
 // nothing sets num_ctx (OLLAMA_CONTEXT_LENGTH changes it; so does
 // context_window in chat's config).
 const ollamaDefaultContext = 4096
 
-func (c *Client) fromModelList(ctx context.Context, model string) int {
+func (c *Client) fromModelList(ctx context.Context, model string) (int, string) {
 	var list struct {
 		Data []struct {
 			ID            string `json:"id"`
@@ -82,14 +111,14 @@ func (c *Client) fromModelList(ctx context.Context, model string) int {
 		} `json:"data"`
 	}
 	if !c.getJSON(ctx, http.MethodGet, c.cfg.BaseURL+"/models", nil, &list) {
-		return 0
+		return 0, ""
 	}
 	for _, m := range list.Data {
 		if m.ID == model || len(list.Data) == 1 && m.Meta.NCtx > 0 {
-			return max(m.ContextLength, m.MaxModelLen, m.ContextWindow, m.Meta.NCtx)
+			return max(m.ContextLength, m.MaxModelLen, m.ContextWindow, m.Meta.NCtx), "the server's model list"
 		}
 	}
-	return 0
+	return 0, ""
 }
 
 func (c *Client) getJSON(ctx context.Context, method, url string, body []byte, v any) bool {

@@ -62,7 +62,7 @@ func BenchmarkAppendLongSession(b *testing.B) {
 	base := s.Len()
 	b.ReportAllocs()
 	for b.Loop() {
-		s.Append(Assistant("one more")) // saved by the hook, as the agent's are
+		s.Append(Assistant("one more"))       // saved by the hook, as the agent's are
 		if sent := s.Sent(); len(sent) != 3 { // the summary, the question it cut from its answer, the answer
 			b.Fatal(len(sent))
 		}
