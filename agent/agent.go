@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/hook"
@@ -103,6 +104,11 @@ type Agent struct {
 	// server counted last (guarded by cfgMu).
 	window atomic.Int64
 	mark   sizeMark
+	// windowPending is closed once a probe has settled the window; until
+	// then a request that may need compacting waits for it, at most
+	// windowWait (guarded by cfgMu; nil once waited for).
+	windowPending <-chan struct{}
+	windowWait    time.Duration
 	// context waits to go with the next message (guarded by cfgMu).
 	context string
 }
@@ -153,6 +159,47 @@ func (a *Agent) SetContextWindow(tokens int) {
 	}
 	a.window.Store(int64(tokens))
 	a.o.Listeners.Emit(listener.ContextCap{Origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Load()}, Tokens: tokens})
+}
+
+// AwaitWindow tells the agent the window is being found (settled is
+// closed once it is, or the search gave up): a request that may need
+// compacting, a tool result to fit and a refusal as too large wait for it,
+// at most atMost. The first request of a fresh session has nothing to
+// compact and goes at once, so a probe costs it no round trip.
+func (a *Agent) AwaitWindow(settled <-chan struct{}, atMost time.Duration) {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	a.windowPending, a.windowWait = settled, atMost
+}
+
+func (a *Agent) windowIsPending() bool {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return a.windowPending != nil
+}
+
+// awaitWindow waits for a pending window (see AwaitWindow) until it is
+// settled, the wait is over or ctx ends; later calls return at once.
+func (a *Agent) awaitWindow(ctx context.Context) {
+	a.cfgMu.Lock()
+	settled, wait := a.windowPending, a.windowWait
+	a.cfgMu.Unlock()
+	if settled == nil {
+		return
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-settled:
+	case <-timer.C:
+	case <-ctx.Done():
+		return // cancelled: the next turn waits again
+	}
+	a.cfgMu.Lock()
+	if a.windowPending == settled {
+		a.windowPending = nil
+	}
+	a.cfgMu.Unlock()
 }
 
 // Tools is the agent's current tool set.

@@ -287,6 +287,56 @@ func TestToolHeavyTurnFits(t *testing.T) {
 	}
 }
 
+// TestWindowProbeCostsNoRoundTrip: while the window is being found, the
+// first request of a fresh session goes at once (it has nothing to
+// compact), and the tool result that follows waits for the window and is
+// cut to it. Here the window is known only once the tool has run: a first
+// request that waited for it would never be sent.
+func TestWindowProbeCostsNoRoundTrip(t *testing.T) {
+	t.Parallel()
+	ran := make(chan struct{})
+	r := newRig(t, []tool.Tool{signalTool{bigTool{size: 64 << 10}, ran}})
+	settled := make(chan struct{})
+	r.agent.AwaitWindow(settled, time.Hour)
+	go func() {
+		<-ran
+		r.agent.SetContextWindow(smallWindow)
+		close(settled)
+	}()
+	r.srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+			return oaitest.Answer{Text: fmt.Sprintf("read %d bytes", len(last.Text()))}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "call_1", Name: "read_file", Args: `{}`}}}
+	})
+	select {
+	case err := <-runLater(r, "read the big file"):
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first request waited for the window")
+	}
+	var got int
+	if _, err := fmt.Sscanf(r.agent.Session().Messages()[r.agent.Session().Len()-1].Content, "read %d bytes", &got); err != nil {
+		t.Fatal(err)
+	}
+	if got >= 64<<10 || got > smallWindow*4 {
+		t.Fatalf("the tool result went out at %d bytes: it did not wait for the %d-token window", got, smallWindow)
+	}
+}
+
+// signalTool is a tool that closes ran after its first run.
+type signalTool struct {
+	bigTool
+	ran chan struct{}
+}
+
+func (s signalTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
+	defer close(s.ran)
+	return s.bigTool.Run(ctx, args)
+}
+
 // runLater runs a turn of text in the background; its error arrives on
 // the channel.
 func runLater(r *rig, text string) <-chan error {

@@ -158,6 +158,9 @@ func (a *Agent) compactAt() int {
 // compaction that finds nothing to fold lets the request go: the server
 // may still take it, and says so if not.
 func (t *turn) fit() error {
+	if t.a.windowIsPending() && hasAnswer(t.sess.Sent()) {
+		t.a.awaitWindow(t.a.o.Cancellable.Context())
+	}
 	limit := t.a.compactAt()
 	if limit == 0 || t.a.ContextSize() <= limit {
 		return nil
@@ -173,6 +176,7 @@ func (t *turn) fit() error {
 // the window the error names, compacts to fit it and says whether to try
 // once more.
 func (t *turn) overflowed(err error) error {
+	t.a.awaitWindow(t.a.o.Cancellable.Context())
 	if n := llm.ContextWindowIn(err); n > 0 && (t.a.ContextWindow() == 0 || n < t.a.ContextWindow()) {
 		t.a.SetContextWindow(n)
 	}
@@ -185,6 +189,17 @@ func (t *turn) overflowed(err error) error {
 		return &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow()}
 	}
 	return cerr
+}
+
+// hasAnswer says whether msgs hold an answer, so something a compaction
+// could fold: before the first, there is only the current exchange.
+func hasAnswer(msgs []session.Message) bool {
+	for _, m := range msgs {
+		if m.Role == session.RoleAssistant {
+			return true
+		}
+	}
+	return false
 }
 
 // currentTurnTokens estimates the last question and what followed it.
@@ -338,6 +353,7 @@ func cutPoint(msgs []session.Message, from, keep int) int {
 // cannot be summarized away): a big file read late in a long turn is cut
 // to what can still be sent, not sent to overflow.
 func (t *turn) fitResult(content string, n int) string {
+	t.a.awaitWindow(t.a.o.Cancellable.Context())
 	window := t.a.ContextWindow()
 	if window <= 0 {
 		return content

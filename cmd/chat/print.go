@@ -26,8 +26,8 @@ const maxPipedInput = 10 << 20
 // MCP servers and the sandbox.
 const shutdownGrace = 10 * time.Second
 
-// windowProbeWait bounds how long print mode's first request waits for the
-// server to say its context window.
+// windowProbeWait bounds how long print mode waits for the server to say
+// its context window.
 const windowProbeWait = 1500 * time.Millisecond
 
 // runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
@@ -121,16 +121,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		a.SetSchema(schema)
 	}
 	// A local server is asked its window as the REPL asks: a llama.cpp
-	// or Ollama window is what the server runs, not what a table says. The
-	// first request waits for the answer a little, no longer. A hosted
-	// model's window is the table's or the catalog's, at once.
+	// or Ollama window is what the server runs, not what a table says. A
+	// request that may need compacting, or a tool result to fit, waits for
+	// the answer a little, no longer; the first request of a fresh session
+	// does not (it has nothing to compact). A hosted model's window is the
+	// table's or the catalog's, at once.
 	w.start(ctx, cfg, pricing.IsLocal(cfg.BaseURL))
+	a.AwaitWindow(w.windowSettled, windowProbeWait)
 	w.connectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
-	select {
-	case <-w.windowSettled:
-	case <-time.After(windowProbeWait):
-	case <-ctx.Done():
-	}
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return &exitError{code: 130}
 	}
