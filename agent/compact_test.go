@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -323,6 +324,38 @@ func TestWindowProbeCostsNoRoundTrip(t *testing.T) {
 	}
 	if got >= 64<<10 || got > smallWindow*4 {
 		t.Fatalf("the tool result went out at %d bytes: it did not wait for the %d-token window", got, smallWindow)
+	}
+}
+
+// TestNothingShownBeforeTheQuestionIsSaved: the request goes out while
+// its question is saved in the background, but the answer is not shown
+// until the session has settled (here the save is held).
+func TestNothingShownBeforeTheQuestionIsSaved(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, nil, oaitest.Answer{Text: "the answer", Piece: 3})
+	settling, saved := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	r.agent.Session().OnSettle(func() {
+		once.Do(func() { close(settling) })
+		<-saved
+	})
+	done := runLater(r, "a question")
+	select {
+	case <-settling:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the answer was shown without settling the session")
+	}
+	for _, e := range r.rec.Events() {
+		if _, ok := e.(listener.AssistantDelta); ok {
+			t.Fatal("a piece of the answer was shown before its question was saved")
+		}
+	}
+	close(saved)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if r.agent.Session().Messages()[2].Content != "the answer" {
+		t.Fatal(r.agent.Session().Messages())
 	}
 }
 

@@ -120,6 +120,7 @@ func (t *turn) completion() (llm.Response, error) {
 		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
 	}
 	handler := emit.Handler(o.Listeners, t.origin, o.Cancellable)
+	settleFirst(&handler, t.sess)
 	var hold *rescue.Holdback
 	if len(req.Tools) > 0 && (o.NoRescue == nil || !o.NoRescue(cmp.Or(req.Model, o.Client.Model()))) {
 		hold = holdBack(&handler)
@@ -144,6 +145,20 @@ func (t *turn) completion() (llm.Response, error) {
 		}
 	}
 	return resp, err
+}
+
+// settleFirst makes h settle the session before its first chunk: the
+// request went out while its question was being saved, and what is shown
+// of an answer must have its question on disk.
+func settleFirst(h *llm.Handler, s *session.Session) {
+	show, settled := h.Chunk, false
+	h.Chunk = func(ch llm.Chunk) error {
+		if !settled {
+			settled = true
+			s.Settle()
+		}
+		return show(ch)
+	}
 }
 
 // runTools runs calls in order; a run of calls to tools that may run

@@ -18,6 +18,7 @@ type Session struct {
 	hooks      []func(Message)
 	inputHooks []func(Message)
 	startHooks []func(ToolCall)
+	settlers   []func()
 	rewound    []Message // taken out by ArchiveFrom, kept for the file
 	// revision counts changes that are not appends (mutators, healing,
 	// pruning): a store that saw the same revision may just append.
@@ -124,6 +125,27 @@ func (s *Session) AppendInput(m Message) {
 	s.mu.Unlock()
 	for _, h := range hooks {
 		h(m)
+	}
+}
+
+// OnSettle registers f, which waits for what a hook saves in the
+// background (a store writes inputs behind).
+func (s *Session) OnSettle(f func()) *Session {
+	s.mu.Lock()
+	s.settlers = append(s.settlers, f)
+	s.mu.Unlock()
+	return s
+}
+
+// Settle waits until what the hooks save in the background is saved: the
+// agent settles before it shows an answer, so whatever was answered on
+// screen has its question on disk.
+func (s *Session) Settle() {
+	s.mu.Lock()
+	settlers := s.settlers
+	s.mu.Unlock()
+	for _, f := range settlers {
+		f()
 	}
 }
 

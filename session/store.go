@@ -90,6 +90,20 @@ func (st Store) ensureDir() error {
 
 // Create starts a new session file and returns its writer.
 func (st Store) Create(h Header) (*Writer, error) {
+	w, err := st.Begin(h)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.rewrite(nil); err != nil {
+		return nil, err
+	}
+	w.count = 0
+	return w, nil
+}
+
+// Begin starts a new session whose file the first Sync writes (header and
+// all): a run that starts with a request does not wait for the disk first.
+func (st Store) Begin(h Header) (*Writer, error) {
 	if err := st.ensureDir(); err != nil {
 		return nil, err
 	}
@@ -100,11 +114,7 @@ func (st Store) Create(h Header) (*Writer, error) {
 	if h.Created.IsZero() {
 		h.Created = time.Now().UTC()
 	}
-	w := &Writer{path: st.path(h.ID), header: h}
-	if err := w.rewrite(nil); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return &Writer{path: st.path(h.ID), header: h, count: -1}, nil
 }
 
 // Continue opens the file of a loaded session for appending. The history
@@ -156,6 +166,10 @@ type Writer struct {
 	// sync flushes an appended file to disk; a seam so a test can see
 	// every append is fsynced.
 	sync func(*os.File) error
+	// behind is closed when the newest background save is done (nil
+	// before the first).
+	behindMu sync.Mutex
+	behind   chan struct{}
 }
 
 // ID is the session's id.
@@ -167,11 +181,41 @@ func (w *Writer) Path() string { return w.path }
 // Attach saves s as it changes: every input and every produced message is
 // written (and fsynced) when it is added. Call Sync after operations that
 // are not appends (healing, mutators) when they are done.
+//
+// An input (the person's message, a system prompt) is written in the
+// background, so its request does not wait for the disk; a produced
+// message, which Sync writes at once, carries the inputs before it, and
+// Session.Settle waits for them (the agent settles before it shows an
+// answer).
 func (w *Writer) Attach(s *Session) {
-	save := func(Message) { _ = w.Sync(s) }
-	s.OnInput(save)
-	s.OnMessage(save)
+	s.OnInput(func(Message) { w.SyncBehind(s) })
+	s.OnMessage(func(Message) { _ = w.Sync(s) })
 	s.OnStart(func(c ToolCall) { _ = w.started(c.ID) })
+	s.OnSettle(w.Settle)
+}
+
+// SyncBehind is Sync in the background; Settle waits for it, Close too.
+// An error is kept for Err, and the next Sync tries again.
+func (w *Writer) SyncBehind(s *Session) {
+	done := make(chan struct{})
+	w.behindMu.Lock()
+	w.behind = done
+	w.behindMu.Unlock()
+	go func() {
+		defer close(done)
+		_ = w.Sync(s)
+	}()
+}
+
+// Settle waits for the background saves: each saves all that was added
+// before it started, so waiting for the newest is enough.
+func (w *Writer) Settle() {
+	w.behindMu.Lock()
+	done := w.behind
+	w.behindMu.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // startedLine records, appended and fsynced before the call runs, that a
@@ -243,8 +287,9 @@ func (w *Writer) Err() error {
 	return w.err
 }
 
-// Close closes the file.
+// Close waits for the background saves and closes the file.
 func (w *Writer) Close() error {
+	w.Settle()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.f == nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -67,6 +68,7 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.AppendInput(User("after the rewrite"))
+	s.Settle() // an input is written behind
 	l, _ = Load(w.Path())
 	if len(l.Messages) != 6 || l.Messages[5].Content != "after the rewrite" {
 		t.Fatalf("after rewrite: %d messages", len(l.Messages))
@@ -285,14 +287,64 @@ func TestEveryAppendIsSynced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	synced := 0
-	w.sync = func(f *os.File) error { synced++; return f.Sync() }
+	var synced atomic.Int32
+	w.sync = func(f *os.File) error { synced.Add(1); return f.Sync() }
 	s := New()
 	w.Attach(s)
 	s.AppendInput(User("q"))
+	s.Settle() // an input is written behind
+	if n := synced.Load(); n != 1 {
+		t.Fatalf("%d fsyncs for 1 input", n)
+	}
 	s.Append(Assistant("a"))
-	if synced != 2 {
-		t.Fatalf("%d fsyncs for 2 appends", synced)
+	if n := synced.Load(); n != 2 {
+		t.Fatalf("%d fsyncs for 2 appends", n)
+	}
+}
+
+// TestInputsAreWrittenBehind: a session begun with Begin has no file until
+// its first save; an input is saved in the background (here its fsync is
+// held, and AppendInput returns all the same), Settle waits for it, and a
+// produced message is on disk, after the inputs, when Append returns.
+func TestInputsAreWrittenBehind(t *testing.T) {
+	t.Parallel()
+	st := Store{Dir: filepath.Join(t.TempDir(), "sessions")}
+	w, err := st.Begin(Header{Dir: "/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(w.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Begin wrote the file: %v", err)
+	}
+	s := New(System("sys"))
+	w.Attach(s)
+	w.SyncBehind(s)
+	s.Settle()
+	if l, err := Load(w.Path()); err != nil || len(l.Messages) != 1 {
+		t.Fatalf("the first save: %v %+v", err, l.Messages)
+	}
+	held, entered := make(chan struct{}), make(chan struct{})
+	w.sync = func(f *os.File) error {
+		close(entered)
+		<-held
+		return f.Sync()
+	}
+	s.AppendInput(User("q")) // would never return if it waited for the fsync
+	<-entered
+	close(held)
+	s.Settle()
+	if l, _ := Load(w.Path()); len(l.Messages) != 2 || l.Messages[1].Content != "q" {
+		t.Fatalf("after Settle: %+v", l.Messages)
+	}
+	w.sync = nil
+	s.AppendInput(User("q2"))
+	s.Append(Assistant("a"))
+	l, _ := Load(w.Path())
+	if len(l.Messages) != 4 || l.Messages[2].Content != "q2" || l.Messages[3].Content != "a" {
+		t.Fatalf("an answer must be written with the inputs before it: %+v", l.Messages)
+	}
+	if err := w.Close(); err != nil || w.Err() != nil {
+		t.Fatal(err, w.Err())
 	}
 }
 

@@ -91,7 +91,6 @@ func (h *sessionHost) begin(s *session.Session, agentDef json.RawMessage) {
 	h.mu.Unlock()
 	if !started {
 		h.attachNew(s)
-		h.save(s) // the system prompt, already in the session
 	}
 }
 
@@ -161,7 +160,7 @@ func (h *sessionHost) attachNew(s *session.Session) {
 	h.mu.Lock()
 	def := h.agentDef
 	h.mu.Unlock()
-	w, err := h.store.Create(session.Header{Dir: h.cwd, Model: h.model, Agent: def})
+	w, err := h.store.Begin(session.Header{Dir: h.cwd, Model: h.model, Agent: def})
 	if err != nil {
 		fmt.Fprintf(h.d.stderr, "warning: this session will not be saved: %v\n", err)
 		return
@@ -173,6 +172,9 @@ func (h *sessionHost) attachNew(s *session.Session) {
 	}
 	h.holdLock(unlock)
 	h.setWriter(w, s)
+	// The header and what the session holds (the system prompt) are
+	// written while the first request goes out.
+	w.SyncBehind(s)
 }
 
 // holdLock keeps the lock of the session now written, releasing the one
@@ -228,11 +230,13 @@ func (h *sessionHost) id() string {
 // for hooks.
 func (h *sessionHost) transcript() (id, path string) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.writer == nil {
+	w := h.writer
+	h.mu.Unlock()
+	if w == nil {
 		return "", ""
 	}
-	return h.writer.ID(), h.writer.Path()
+	w.Settle() // a hook may read it
+	return w.ID(), w.Path()
 }
 
 func (h *sessionHost) close() {
