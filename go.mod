@@ -67,3 +67,7 @@ require (
 )
 
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
+
+replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
+
+replace github.com/gorilla/css => ./third_party/gorilla-css
