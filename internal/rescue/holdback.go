@@ -42,12 +42,13 @@ func (h *Holdback) Add(piece string) string {
 	}
 	from := max(0, h.shown-longestMarker)
 	cut := len(all)
+	partial := mayEndInMarker(all)
 	for _, m := range markers {
 		if i := strings.Index(all[from:], m); i >= 0 {
 			cut = min(cut, from+i)
 			h.holding = true
 		}
-		for k := len(m) - 1; k > 0 && !h.holding; k-- {
+		for k := len(m) - 1; k > 0 && !h.holding && partial; k-- {
 			if strings.HasSuffix(all, m[:k]) {
 				cut = min(cut, len(all)-k)
 				break
@@ -61,6 +62,24 @@ func (h *Holdback) Add(piece string) string {
 	h.shown = cut
 	return out
 }
+
+// mayEndInMarker says whether the end of text holds the first byte of a
+// marker, where the start of one still arriving would begin: most pieces
+// of most answers do not, and need no closer look.
+func mayEndInMarker(text string) bool {
+	return strings.ContainsAny(text[max(0, len(text)-longestMarker+1):], markerStarts)
+}
+
+// markerStarts are the first bytes of the markers.
+var markerStarts = func() string {
+	var b strings.Builder
+	for _, m := range markers {
+		if !strings.ContainsRune(b.String(), rune(m[0])) {
+			b.WriteByte(m[0])
+		}
+	}
+	return b.String()
+}()
 
 // Held is what was held back, to show when it was not a call.
 func (h *Holdback) Held() string { return h.text.String()[h.shown:] }

@@ -127,3 +127,30 @@ func TestHoldback(t *testing.T) {
 		t.Errorf("a fence start: %q held %q", out, f.Held())
 	}
 }
+
+// TestHoldbackAnySplit: whatever the pieces, what is shown stops right
+// before a marker and the rest is held; with no marker all is shown.
+func TestHoldbackAnySplit(t *testing.T) {
+	t.Parallel()
+	for _, m := range markers {
+		for _, text := range []string{"plain words [a link](x) a < b " + m + `{"name":"x"}`, "tok tok tok tok", "ends with half a marker " + m[:len(m)-1]} {
+			for size := 1; size <= len(m)+1; size++ {
+				var h Holdback
+				var shown strings.Builder
+				for i := 0; i < len(text); i += size {
+					shown.WriteString(h.Add(text[i:min(len(text), i+size)]))
+				}
+				before, _, found := strings.Cut(text, m)
+				if !found {
+					before = text
+					if strings.HasSuffix(text, m[:len(m)-1]) {
+						before = strings.TrimSuffix(text, m[:len(m)-1])
+					}
+				}
+				if shown.String() != before || shown.String()+h.Held() != text {
+					t.Fatalf("pieces of %d of %q: shown %q held %q", size, text, shown.String(), h.Held())
+				}
+			}
+		}
+	}
+}
