@@ -19,6 +19,8 @@ const maxSSELine = 8 << 20
 //   - comments (": OPENROUTER PROCESSING") and the id:, retry:, event:
 //     fields are dropped; go-openai would pile them into its error buffer
 //     and, after an `event: error`, lose the error that follows;
+//   - blank separators are dropped (go-openai takes each data line as
+//     one event);
 //   - llama.cpp's `error: {…}` line becomes `data: {"error": {…}}`, the
 //     shape go-openai reports as an error.
 //
@@ -77,8 +79,10 @@ func (n *sseNormalizer) rewrite(line []byte, more bool) []byte {
 			*n.sawDone = true
 		}
 		return line
-	case line[0] == '\n', line[0] == '\r':
-		return line
+	case line[0] == '\n', line[0] == '\r' && len(bytes.TrimSpace(line)) == 0:
+		// A separator: go-openai takes each data line as one event, and
+		// reading a blank one costs it as much as a data line.
+		return nil
 	case line[0] == ':', bytes.HasPrefix(line, []byte("event:")), bytes.HasPrefix(line, []byte("id:")), bytes.HasPrefix(line, []byte("retry:")):
 		if more { // a huge comment: drop its rest too
 			n.partial = false

@@ -85,10 +85,12 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		return nil, fmt.Errorf("%w: %s answered with an HTML page; check the base URL (it usually ends in /v1)", ErrNotOpenAI, d.url)
 	}
-	normalizeStream(resp, &x.sawDone)
+	// The idle clock watches the bytes as they arrive: the normalizer
+	// drops keep-alives, which are activity all the same.
 	if d.idle > 0 && resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		resp.Body = newIdleBody(resp.Body, d.idle, x)
 	}
+	normalizeStream(resp, &x.sawDone)
 	switch {
 	case resp.StatusCode >= 400:
 		x.retryAfter = parseRetryAfter(resp.Header, time.Now())
