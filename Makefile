@@ -52,6 +52,8 @@ cover:
 # started directly against one in the sandbox, checkpoints (an
 # unchanged 10,000-file tree, Go's source tree, restoring 100 files), and
 # a 5,000-turn REPL session (RSS and keystroke latency along the way).
+# The binary's figures sit beside curl's against the same server, and
+# beside bench/before.txt (the same benchmarks on an earlier build).
 bench:
 	@mkdir -p bench
 	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
@@ -59,7 +61,7 @@ bench:
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
 	  $(GO) test -run='^$$' -bench='Binary|TUI$$' -benchtime=10x -count=5 ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; } | tee bench/raw.txt
-	$(GO) run ./internal/benchtable -o bench/RESULTS.md < bench/raw.txt
+	$(GO) run ./internal/benchtable -before bench/before.txt -o bench/RESULTS.md < bench/raw.txt
 
 soak:
 	SOAK_TURNS=1000 $(GO) test -count=1 -run "^TestSoak$$" -v ./agent

@@ -23,10 +23,63 @@ type key struct{ name, unit string }
 
 func main() {
 	out := flag.String("o", "", "also write the report to this file")
+	beforeFile := flag.String("before", "", "`go test -bench` output of an earlier build: its medians go in a column of their own")
 	flag.Parse()
+	values, order := read(os.Stdin)
+	var before map[key][]float64
+	var beforeNote string
+	if *beforeFile != "" {
+		f, err := os.Open(*beforeFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		before, _ = read(f)
+		f.Close()
+		beforeNote = firstComment(*beforeFile)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmarks\n\n%s  \n%s, %d CPUs  \n%s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), goVersion())
+	b.WriteString("Medians over the runs, with min–max. Produced by `make bench`.")
+	if before != nil {
+		fmt.Fprintf(&b, " The before column is `%s` (%s), run with the same benchmarks on the same machine.", *beforeFile, beforeNote)
+	}
+	b.WriteString("\n\n")
+	if before != nil {
+		b.WriteString("| benchmark | metric | before | median | min – max | runs |\n| --- | --- | ---: | ---: | ---: | ---: |\n")
+	} else {
+		b.WriteString("| benchmark | metric | median | min – max | runs |\n| --- | --- | ---: | ---: | ---: |\n")
+	}
+	for _, k := range order {
+		v := values[k]
+		sort.Float64s(v)
+		if before != nil {
+			was := "–"
+			if bv := before[k]; len(bv) > 0 {
+				sort.Float64s(bv)
+				was = num(median(bv))
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s – %s | %d |\n", k.name, k.unit, was, num(median(v)), num(v[0]), num(v[len(v)-1]), len(v))
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s – %s | %d |\n", k.name, k.unit, num(median(v)), num(v[0]), num(v[len(v)-1]), len(v))
+	}
+	summaries(&b, values, before)
+	io.WriteString(os.Stdout, b.String())
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+}
+
+// read collects the values of `go test -bench` output, by benchmark and
+// metric, in the order they first appear.
+func read(r io.Reader) (map[key][]float64, []key) {
 	values := map[key][]float64{}
 	var order []key
-	sc := bufio.NewScanner(os.Stdin)
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
@@ -48,44 +101,70 @@ func main() {
 			values[k] = append(values[k], v)
 		}
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Benchmarks\n\n%s  \n%s, %d CPUs  \n%s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), goVersion())
-	b.WriteString("Medians over the runs, with min–max. Produced by `make bench`.\n\n")
-	b.WriteString("| benchmark | metric | median | min – max | runs |\n| --- | --- | ---: | ---: | ---: |\n")
-	for _, k := range order {
-		v := values[k]
-		sort.Float64s(v)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s – %s | %d |\n", k.name, k.unit, num(median(v)), num(v[0]), num(v[len(v)-1]), len(v))
+	return values, order
+}
+
+// firstComment is the first line of path when it starts with "# ": what
+// the file is.
+func firstComment(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
 	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimPrefix(line, "# ")
+}
+
+// summaries writes the figures the goals are stated in.
+func summaries(b *strings.Builder, values, before map[key][]float64) {
 	small, big := values[key{"Delta/fullscreen=false/blocks=10", "ns/op"}], values[key{"Delta/fullscreen=false/blocks=10000", "ns/op"}]
 	if len(small) > 0 && len(big) > 0 {
-		fmt.Fprintf(&b, "\nTUI cost per delta, 10,000 prior blocks / 10 prior blocks: **%.2f** (goal ≤ 1.2)\n", median(big)/median(small))
+		fmt.Fprintf(b, "\nTUI cost per delta, 10,000 prior blocks / 10 prior blocks: **%.2f** (goal ≤ 1.2)\n", median(big)/median(small))
 	}
 	direct, boxed := values[key{"ShellTrue/unsandboxed", "ns/op"}], values[key{"ShellTrue/box=workspace-write", "ns/op"}]
 	if len(direct) > 0 && len(boxed) > 0 {
-		fmt.Fprintf(&b, "\nA sandboxed `bash -c true` against an unsandboxed one: **%+.2f ms** median extra (goal ≤ 5 ms); starting the box, once per run at the first command: %.1f ms\n",
+		fmt.Fprintf(b, "\nA sandboxed `bash -c true` against an unsandboxed one: **%+.2f ms** median extra (goal ≤ 5 ms); starting the box, once per run at the first command: %.1f ms\n",
 			(median(boxed)-median(direct))/1e6, median(values[key{"ShellTrue/box-start", "ns/op"}])/1e6)
 	}
 	if v := values[key{"TakeUnchanged", "ns/op"}]; len(v) > 0 {
-		fmt.Fprintf(&b, "\nCheckpoints: an unchanged 10,000-file tree **%.1f ms** (goal ≤ 30), the first of Go's source tree **%.2f s** (≤ 2), restoring 100 changed files **%.1f ms** (≤ 100)\n",
+		fmt.Fprintf(b, "\nCheckpoints: an unchanged 10,000-file tree **%.1f ms** (goal ≤ 30), the first of Go's source tree **%.2f s** (≤ 2), restoring 100 changed files **%.1f ms** (≤ 100)\n",
 			median(v)/1e6, median(values[key{"FirstTakeGoSource", "ns/op"}])/1e9, median(values[key{"Restore100", "ns/op"}])/1e6)
+	}
+	med := func(name, unit string) float64 {
+		v := values[key{name, unit}]
+		if len(v) == 0 {
+			return 0
+		}
+		sort.Float64s(v)
+		return median(v)
+	}
+	if toReq := med("BinaryHello", "exec-to-request-x-curl"); toReq > 0 {
+		fmt.Fprintf(b, "\nStart-up, against curl posting the same request to the same server in the same run: exec to the request reaching the server **%.2f×** (goal ≤ 1.5), "+
+			"`chat -p` of a one-line answer, wall **%.2f×** (≤ 1.5); package initialisation **%.1f ms** (≤ 10); the REPL's first frame **%.1f ms** (≤ 50; tmux starting a pane that prints one line takes %.1f ms of it)\n",
+			toReq, med("BinaryHello", "wall-x-curl"), med("BinaryInit", "init-ms/op"), med("TUI", "startup-ms"), med("TUI", "printf-baseline-ms"))
+	}
+	if cpu := med("BinaryStream20000", "cpu-x-curl"); cpu > 0 {
+		fmt.Fprintf(b, "\nA 20,000-chunk stream: CPU **%.2f×** curl's in print mode (goal ≤ 1.1), **%.2f×** in the REPL (≤ 1.5; the REPL's figure is the turn alone, curl's includes its start)\n",
+			cpu, med("TUI", "cpu-ms-20k-chunks")/med("BinaryStream20000", "curl-cpu-ms/op"))
 	}
 	if v := values[key{"TUILongSession", "rss-MB-turn10"}]; len(v) > 0 {
 		b.WriteString("\nA long REPL session (tmux, a tool call every tenth turn, compacted as it grows): turn, RSS, keystroke to frame\n\n")
 		for _, turn := range []int{10, 100, 1000, 2500, 5000} {
 			rss, lat := values[key{"TUILongSession", fmt.Sprintf("rss-MB-turn%d", turn)}], values[key{"TUILongSession", fmt.Sprintf("key-ms-turn%d", turn)}]
 			if len(rss) > 0 && len(lat) > 0 {
-				fmt.Fprintf(&b, "- turn %d: %.1f MB, %.1f ms\n", turn, median(rss), median(lat))
+				fmt.Fprintf(b, "- turn %d: %.1f MB, %.1f ms%s\n", turn, median(rss), median(lat), was(before, turn))
 			}
 		}
 	}
-	io.WriteString(os.Stdout, b.String())
-	if *out != "" {
-		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
+}
+
+// was is the long session's figures at turn in before, as a note.
+func was(before map[key][]float64, turn int) string {
+	rss, lat := before[key{"TUILongSession", fmt.Sprintf("rss-MB-turn%d", turn)}], before[key{"TUILongSession", fmt.Sprintf("key-ms-turn%d", turn)}]
+	if len(rss) == 0 || len(lat) == 0 {
+		return ""
 	}
+	return fmt.Sprintf(" (before: %.1f MB, %.1f ms)", median(rss), median(lat))
 }
 
 func median(v []float64) float64 {
