@@ -26,6 +26,17 @@ func TestChunkDecoderIsUnmarshal(t *testing.T) {
 		`{"choices":[{"delta":{"content":"x"}}]}{"choices":[]}`,
 		`{"choices":[{"delta":{"content":"next"}}]}`,
 		`{"choices":[{"delta":{"content":`,
+		`{"Choices":[{"Delta":{"Content":"case-insensitive keys, as encoding/json"}}]}`,
+		"{\"choices\":[{\"delta\":{\"content\":\"bad \xff utf-8\"}}]}",
+		`{"choices":[{"delta":{"content":"first"},"delta":{"content":"second"}}]}`,
+		`{"choices":[{"delta":{"content":null,"tool_calls":null},"finish_reason":null}],"usage":null}`,
+		`{"choices":[{"delta":{"content":"\u00e9\ud83d\ude00 escaped"}}],"extra":{"deep":[1,2.5e300,{"x":[true,false,null]}]}}`,
+		`{"error":{"message":"m","code":"rate_limit"}}`,
+		`{"choices":"not an array"}`,
+		`{"choices":[{"delta":{"content":12}}]}`,
+		`   {"choices":[{"delta":{"content":"spaces around"}}]}   `,
+		`[]`,
+		``,
 	}
 	d := newChunkDecoder()
 	for _, line := range lines {
