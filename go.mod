@@ -71,3 +71,5 @@ replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
 replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
 
 replace github.com/gorilla/css => ./third_party/gorilla-css
+
+replace github.com/sashabaranov/go-openai => ./third_party/go-openai

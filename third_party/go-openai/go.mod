@@ -1,0 +1,3 @@
+module github.com/sashabaranov/go-openai
+
+go 1.20
