@@ -24,7 +24,14 @@ func cutData(line []byte) ([]byte, bool) {
 	if !ok {
 		return line, false
 	}
-	return bytes.TrimLeft(rest, "\t\n\f\r "), true
+	for len(rest) > 0 && isRE2Space(rest[0]) {
+		rest = rest[1:]
+	}
+	return rest, true
+}
+
+func isRE2Space(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // isErrorLine is `^data:\s*{"error":`.
