@@ -14,7 +14,9 @@
 // and mutators fire neither (they bump Revision, so a store rewrites).
 //
 // The store keeps each session as a JSON-lines file, fsynced as messages
-// arrive, rewritten atomically after other changes; loading drops a torn
+// arrive (inputs in the background, so a request need not wait for the
+// disk; Settle waits for them, and the agent settles before it shows an
+// answer), rewritten atomically after other changes; loading drops a torn
 // last line and skips damaged lines with a warning. The package imports nothing from the project and does no
 // network IO.
 package session
