@@ -49,6 +49,7 @@ type streamReader[T streamable] struct {
 	isFinished         bool
 
 	reader         *bufio.Reader
+	line           []byte // chat: a line longer than reader's buffer
 	response       *http.Response
 	errAccumulator utils.ErrorAccumulator
 	unmarshaler    utils.Unmarshaler
@@ -69,6 +70,24 @@ func (stream *streamReader[T]) Recv() (response T, err error) {
 	return response, nil
 }
 
+// readLine is ReadBytes('\n') without a new slice per line (chat: see
+// CHAT-PATCH.md): the line is in the reader's buffer, or in stream.line
+// when it is longer, and valid until the next call.
+func (stream *streamReader[T]) readLine() ([]byte, error) {
+	line, err := stream.reader.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return line, err
+	}
+	stream.line = append(stream.line[:0], line...)
+	for err == bufio.ErrBufferFull {
+		line, err = stream.reader.ReadSlice('\n')
+		stream.line = append(stream.line, line...)
+	}
+	return stream.line, err
+}
+
+// RecvRaw returns the next event's data. chat: it is valid until the next
+// call (it was a new slice each time upstream).
 func (stream *streamReader[T]) RecvRaw() ([]byte, error) {
 	if stream.isFinished {
 		return nil, io.EOF
@@ -85,7 +104,7 @@ func (stream *streamReader[T]) processLines() ([]byte, error) {
 	)
 
 	for {
-		rawLine, readErr := stream.reader.ReadBytes('\n')
+		rawLine, readErr := stream.readLine()
 		if readErr != nil || hasErrorPrefix {
 			respErr := stream.unmarshalError()
 			// respErr.Error can be nil even when respErr itself isn't:
