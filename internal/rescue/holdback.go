@@ -30,15 +30,17 @@ func (h *Holdback) Add(piece string) string {
 		return ""
 	}
 	all := h.text.String()
-	lead := strings.TrimLeft(all, " \t\r\n")
-	switch {
-	case lead == "":
-		return "" // nothing to tell yet
-	case h.shown == 0 && (lead[0] == '{' || strings.HasPrefix(lead, "[{") || strings.HasPrefix(lead, "```")):
-		h.holding = true // the whole answer may be one call
-		return ""
-	case h.shown == 0 && strings.HasPrefix("```", lead):
-		return "" // a fence, or not: the next piece says
+	if h.shown == 0 { // how the answer starts decides
+		lead := strings.TrimLeft(all, " \t\r\n")
+		switch {
+		case lead == "":
+			return "" // nothing to tell yet
+		case lead[0] == '{' || strings.HasPrefix(lead, "[{") || strings.HasPrefix(lead, "```"):
+			h.holding = true // the whole answer may be one call
+			return ""
+		case strings.HasPrefix("```", lead):
+			return "" // a fence, or not: the next piece says
+		}
 	}
 	from := max(0, h.shown-longestMarker)
 	cut := len(all)
