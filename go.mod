@@ -73,3 +73,5 @@ replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
 replace github.com/gorilla/css => ./third_party/gorilla-css
 
 replace github.com/sashabaranov/go-openai => ./third_party/go-openai
+
+replace github.com/yuin/goldmark => ./third_party/goldmark
