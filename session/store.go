@@ -262,14 +262,15 @@ func (w *Writer) Sync(s *Session) error {
 	defer w.mu.Unlock()
 	// Most syncs follow an append: copy only what is new, not the
 	// whole history each time.
-	tail, n, rev := s.Since(w.count)
-	if w.count >= 0 && rev == w.rev && n >= w.count {
-		if err := w.append(tail); err != nil {
-			w.err = err
-			return err
+	if w.count >= 0 {
+		if tail, n, rev := s.Since(w.count); rev == w.rev && n >= w.count {
+			if err := w.append(tail); err != nil {
+				w.err = err
+				return err
+			}
+			w.count = n
+			return nil
 		}
-		w.count = n
-		return nil
 	}
 	msgs, n, rev := s.Since(0)
 	if err := w.rewrite(WithRewound(msgs, s.Rewound())); err != nil {

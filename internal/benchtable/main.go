@@ -7,6 +7,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -29,14 +30,15 @@ func main() {
 	var before map[key][]float64
 	var beforeNote string
 	if *beforeFile != "" {
-		f, err := os.Open(*beforeFile)
+		data, err := os.ReadFile(*beforeFile)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		before, _ = read(f)
-		f.Close()
-		beforeNote = firstComment(*beforeFile)
+		before, _ = read(bytes.NewReader(data))
+		// Its first line, when it starts with "# ", says what it is.
+		line, _, _ := strings.Cut(string(data), "\n")
+		beforeNote = strings.TrimPrefix(line, "# ")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\n%s  \n%s, %d CPUs  \n%s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), cpuModel(), runtime.NumCPU(), goVersion())
@@ -52,17 +54,15 @@ func main() {
 	}
 	for _, k := range order {
 		v := values[k]
-		sort.Float64s(v)
+		was := "" // the before cell, with its separator
 		if before != nil {
-			was := "–"
+			was = "– | "
 			if bv := before[k]; len(bv) > 0 {
-				sort.Float64s(bv)
-				was = num(median(bv))
+				was = num(median(bv)) + " | "
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s – %s | %d |\n", k.name, k.unit, was, num(median(v)), num(v[0]), num(v[len(v)-1]), len(v))
-			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s – %s | %d |\n", k.name, k.unit, num(median(v)), num(v[0]), num(v[len(v)-1]), len(v))
+		m := median(v) // sorts v
+		fmt.Fprintf(&b, "| %s | %s | %s%s | %s – %s | %d |\n", k.name, k.unit, was, num(m), num(v[0]), num(v[len(v)-1]), len(v))
 	}
 	summaries(&b, values, before)
 	io.WriteString(os.Stdout, b.String())
@@ -104,17 +104,6 @@ func read(r io.Reader) (map[key][]float64, []key) {
 	return values, order
 }
 
-// firstComment is the first line of path when it starts with "# ": what
-// the file is.
-func firstComment(path string) string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	return strings.TrimPrefix(line, "# ")
-}
-
 // summaries writes the figures the goals are stated in.
 func summaries(b *strings.Builder, values, before map[key][]float64) {
 	small, big := values[key{"Delta/fullscreen=false/blocks=10", "ns/op"}], values[key{"Delta/fullscreen=false/blocks=10000", "ns/op"}]
@@ -131,12 +120,10 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 			median(v)/1e6, median(values[key{"FirstTakeGoSource", "ns/op"}])/1e9, median(values[key{"Restore100", "ns/op"}])/1e6)
 	}
 	med := func(name, unit string) float64 {
-		v := values[key{name, unit}]
-		if len(v) == 0 {
-			return 0
+		if v := values[key{name, unit}]; len(v) > 0 {
+			return median(v)
 		}
-		sort.Float64s(v)
-		return median(v)
+		return 0
 	}
 	if toReq := med("BinaryHello", "exec-to-request-x-curl"); toReq > 0 {
 		fmt.Fprintf(b, "\nStart-up, against curl posting the same request to the same server in the same run: exec to the request reaching the server **%.2f×** (goal ≤ 1.5), "+
@@ -167,7 +154,9 @@ func was(before map[key][]float64, turn int) string {
 	return fmt.Sprintf(" (before: %.1f MB, %.1f ms)", median(rss), median(lat))
 }
 
+// median sorts v and returns its middle.
 func median(v []float64) float64 {
+	sort.Float64s(v)
 	n := len(v)
 	if n%2 == 1 {
 		return v[n/2]
