@@ -41,6 +41,10 @@ type Options struct {
 	// Approvals, when the agent's tools ask through it, is connected to
 	// the program by Run.
 	Approvals *Approvals
+	// Listening, when set, runs once the program receives the agent's
+	// events: what reports through them from then on reaches the screen
+	// (a notice emitted before is dropped, no listener being there yet).
+	Listening func()
 	// Tools lists the tools and how each is treated, for /tools.
 	Tools func() []ToolState
 	// Sandbox says where commands run, for /tools.

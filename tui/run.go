@@ -34,6 +34,9 @@ func Run(ctx context.Context, o Options, ls *listener.List) error {
 		o.Approvals.connect(p.Send)
 		defer o.Approvals.connect(nil)
 	}
+	if o.Listening != nil {
+		go o.Listening()
+	}
 	if !o.Fullscreen {
 		anchorAtBottom(os.Stdout)
 	}

@@ -43,9 +43,6 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	if w.voice.untrusted != nil {
 		go askTrust(ctx, d, approvals, w.voice)
 	}
-	// The first frame does not wait for a server to start: they connect
-	// behind it, and their tools join as they come.
-	go w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
 	defs := w.ext.defs
 	models := client(cfg, a.Model()).Models
 	resumed := (o.cont || o.resume != "") && a.Session().Len() > 1
@@ -81,6 +78,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		},
 		AgentName:   w.name,
 		SwitchAgent: func(name string) error { return w.switchAgent(cfg, name) },
+		// The first frame does not wait for a server to start: they connect
+		// behind it, and their tools join as they come.
+		Listening: func() { w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }) },
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
