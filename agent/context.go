@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chatrepl/chat/listener"
@@ -218,22 +219,41 @@ func currentTurnTokens(msgs []session.Message) int {
 // failure leaves the history as it was.
 func (t *turn) compact(manual bool, instructions string, window int) error {
 	a := t.a
-	msgs := t.sess.Messages()
-	earlier, at := session.LatestSummary(msgs)
+	// The history is read in place and only what is needed copied: a copy
+	// of a long history at each compaction left the heap in ever larger
+	// pieces.
+	var (
+		earlier session.Message
+		at, cut int
+		folded  []session.Message
+		// What a request after the summary takes from the history: the
+		// head before the summary (headBefore) and the tail after it.
+		head, tail []session.Message
+		next       string // the message the summary goes before ("" at the end)
+	)
 	fixed := toolTokens(t.tools.Offered())
-	if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
-		fixed += session.EstimateTokens(msgs[:1])
-	}
-	cut := cutPoint(msgs, at+1, int(float64(window)*keepShare)-fixed)
-	if manual && len(session.PendingCalls(msgs)) == 0 {
-		cut = len(msgs) // asked for: everything, as a fresh start with the summary
-	}
-	var folded []session.Message
-	for _, m := range msgs[at+1 : max(cut, at+1)] {
-		if m.Role != session.RoleSystem && !m.Unanswered {
-			folded = append(folded, m)
+	t.sess.View(func(msgs []session.Message) {
+		earlier, at = session.LatestSummary(msgs)
+		if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
+			fixed += session.EstimateTokens(msgs[:1])
 		}
-	}
+		cut = cutPoint(msgs, at+1, int(float64(window)*keepShare)-fixed)
+		if manual && len(session.PendingCalls(msgs)) == 0 {
+			cut = len(msgs) // asked for: everything, as a fresh start with the summary
+		}
+		for _, m := range msgs[at+1 : max(cut, at+1)] {
+			if m.Role != session.RoleSystem && !m.Unanswered {
+				folded = append(folded, m)
+			}
+		}
+		if cut < 0 || len(folded) == 0 {
+			return
+		}
+		head, tail = headBefore(msgs, cut), slices.Clone(msgs[cut:])
+		if cut < len(msgs) {
+			next = msgs[cut].ID
+		}
+	})
 	if cut < 0 || len(folded) == 0 {
 		return ErrNothingToCompact
 	}
@@ -267,7 +287,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	summary := session.Summary(text, session.Compaction{Messages: count, Before: before, Instructions: instructions,
 		From: folded[0].ID, Through: folded[len(folded)-1].ID, Cut: cutShort})
 	after := func() int {
-		trial := append(append(append([]session.Message(nil), msgs[:cut]...), summary), msgs[cut:]...)
+		trial := slices.Concat(head, []session.Message{summary}, tail)
 		return session.EstimateTokens(answered(session.Sent(trial))) + toolTokens(t.tools.Offered())
 	}
 	summary.Compaction.After = after()
@@ -278,16 +298,30 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 		summary.Compaction.Dropped, summary.Compaction.Cut = true, false
 		summary.Compaction.After = after()
 	}
-	next := ""
-	if cut < len(msgs) {
-		next = msgs[cut].ID
-	}
 	if err := t.sess.InsertSummary(next, summary); err != nil {
 		return err
 	}
 	t.emit(listener.Compacted{Origin: t.origin, Messages: count, Before: before, After: summary.Compaction.After, Manual: manual,
 		Cut: summary.Compaction.Cut, Dropped: summary.Compaction.Dropped})
 	return nil
+}
+
+// headBefore is what Sent takes from before a summary put at cut: the
+// system messages and the latest answered question (sent again when the
+// summary cuts a turn between its steps).
+func headBefore(msgs []session.Message, cut int) []session.Message {
+	var head []session.Message
+	for _, m := range msgs[:cut] {
+		if m.Role == session.RoleSystem {
+			head = append(head, m)
+		}
+	}
+	for i := cut - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
+			return append(head, msgs[i])
+		}
+	}
+	return head
 }
 
 // summaryRoom is the tokens a summary may take: a fifth of the window
@@ -358,13 +392,16 @@ func (t *turn) fitResult(content string, n int) string {
 	if window <= 0 {
 		return content
 	}
-	msgs := t.sess.Messages()
 	fixed := toolTokens(t.tools.Offered())
-	if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
-		fixed += session.EstimateTokens(msgs[:1])
-	}
+	var current int
+	t.sess.View(func(msgs []session.Message) { // each tool result: no copy of a long history
+		if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
+			fixed += session.EstimateTokens(msgs[:1])
+		}
+		current = currentTurnTokens(msgs)
+	})
 	// An eighth of the window stays for the answer.
-	room := (window - window/8 - fixed - currentTurnTokens(msgs)) / max(n, 1)
+	room := (window - window/8 - fixed - current) / max(n, 1)
 	tokens := max(min(window*resultShare/100, room), minResultTokens)
 	return tool.Truncate(content, tokens*7/2)
 }

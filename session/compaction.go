@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -116,7 +117,9 @@ func (s *Session) InsertSummary(before string, summary Message) error {
 			return fmt.Errorf("insert summary before %s: a summary goes before a question or an answer, not a %s message", before, r)
 		}
 	}
-	s.msgs = append(s.msgs[:i:i], append([]Message{summary}, s.msgs[i:]...)...)
+	// In place where there is room: a copy of the whole history at each
+	// compaction left a long session's heap in ever larger pieces.
+	s.msgs = slices.Insert(s.msgs, i, summary)
 	s.revision++
 	return nil
 }

@@ -72,6 +72,28 @@ func (s *Session) Since(i int) (tail []Message, n, revision int) {
 	return tail, len(s.msgs), s.revision
 }
 
+// Chunk copies the messages from index i on into dst, as many as fit,
+// and says how many, with the length and revision of the history they
+// were taken from: a long history is read piece by piece this way, never
+// copied whole.
+func (s *Session) Chunk(dst []Message, i int) (copied, n, revision int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i < len(s.msgs) {
+		copied = copy(dst, s.msgs[max(i, 0):])
+	}
+	return copied, len(s.msgs), s.revision
+}
+
+// View calls f with the history itself, not a copy, while nothing can
+// change it: for reading what a long history holds without copying it.
+// f must not change msgs, keep them past its return, or call s.
+func (s *Session) View(f func(msgs []Message)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s.msgs)
+}
+
 // LatestSummary is the latest compaction record and its index, or -1.
 func (s *Session) LatestSummary() (Message, int) {
 	s.mu.Lock()

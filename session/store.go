@@ -272,13 +272,58 @@ func (w *Writer) Sync(s *Session) error {
 			return nil
 		}
 	}
-	msgs, n, rev := s.Since(0)
-	if err := w.rewrite(WithRewound(msgs, s.Rewound())); err != nil {
+	n, rev, err := w.rewriteInChunks(s)
+	if errors.Is(err, errEditedDuringRewrite) || errors.Is(err, errRewound) {
+		var msgs []Message
+		msgs, n, rev = s.Since(0)
+		err = w.rewrite(WithRewound(msgs, s.Rewound()))
+	}
+	if err != nil {
 		w.err = err
 		return err
 	}
 	w.count, w.rev = n, rev
 	return nil
+}
+
+var (
+	errEditedDuringRewrite = errors.New("the history was edited during the rewrite")
+	errRewound             = errors.New("rewound messages go among the others")
+)
+
+// rewriteChunk is how many messages a rewrite copies at a time.
+const rewriteChunk = 256
+
+// rewriteInChunks rewrites the file from s a chunk at a time, so a long
+// history is not copied whole at every compaction (those copies, each
+// larger than the last, left the heap of a long session fragmented). The
+// file gets the history as it was at the first chunk: messages appended
+// meanwhile are left to the next append, and an edit meanwhile
+// (errEditedDuringRewrite) leaves the file as it was.
+func (w *Writer) rewriteInChunks(s *Session) (n, rev int, err error) {
+	if len(s.Rewound()) > 0 {
+		return 0, 0, errRewound
+	}
+	buf := make([]Message, rewriteChunk)
+	n = -1
+	err = w.rewriteWith(func(emit func(Message) error) error {
+		for i := 0; n < 0 || i < n; {
+			k, total, r := s.Chunk(buf, i)
+			if n < 0 {
+				n, rev = total, r
+			} else if r != rev || k == 0 {
+				return errEditedDuringRewrite
+			}
+			for _, m := range buf[:min(k, n-i)] {
+				if err := emit(m); err != nil {
+					return err
+				}
+			}
+			i += k
+		}
+		return nil
+	})
+	return n, rev, err
 }
 
 // Err is the last write error (a full disk, say), nil when all is saved.
@@ -331,6 +376,18 @@ func (w *Writer) append(msgs []Message) error {
 // of the directory): a crash leaves either the old file or the new one. The
 // lines are streamed, so a long session is not held twice in memory.
 func (w *Writer) rewrite(msgs []Message) error {
+	return w.rewriteWith(func(emit func(Message) error) error {
+		for _, m := range msgs {
+			if err := emit(m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// rewriteWith is rewrite with the messages given one at a time by each.
+func (w *Writer) rewriteWith(each func(emit func(Message) error) error) error {
 	if w.f != nil {
 		w.f.Close()
 		w.f = nil
@@ -339,12 +396,7 @@ func (w *Writer) rewrite(msgs []Message) error {
 		if err := encodeLine(out, w.header); err != nil {
 			return err
 		}
-		for _, m := range msgs {
-			if err := encodeLine(out, lineOf(m)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return each(func(m Message) error { return encodeLine(out, lineOf(m)) })
 	})
 	if err != nil {
 		return fmt.Errorf("session %s: %w", w.path, err)

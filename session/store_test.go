@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -427,5 +428,53 @@ func TestRewoundMessagesStayInTheFile(t *testing.T) {
 	}
 	if strings.Join(contents, " ") != "q1 a1 q3 a3" || len(l.Rewound) != 2 || l.Rewound[0].Content != "q2" || !l.Rewound[1].Rewound {
 		t.Fatalf("loaded %v, rewound %+v", contents, l.Rewound)
+	}
+}
+
+// TestRewriteOfALongHistory: a rewrite reads a long history a chunk at a
+// time; the file still gets every message in order, whatever edits and
+// appends happen while it is written.
+func TestRewriteOfALongHistory(t *testing.T) {
+	_, w, s := stored(t, Header{Dir: "/x"})
+	s.Append(System("sys"))
+	for i := range 3*rewriteChunk + 7 {
+		s.Append(User(fmt.Sprint("q", i)), Assistant(fmt.Sprint("a", i)))
+	}
+	if err := w.Sync(s); err != nil {
+		t.Fatal(err)
+	}
+	msgs := s.Messages()
+	if err := s.InsertSummary(msgs[len(msgs)-2].ID, Summary("the earlier part", Compaction{})); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 100 {
+			_ = s.Update(msgs[1+2*i].ID, func(m *Message) { m.Content += " (edited)" })
+			s.Append(User(fmt.Sprint("later q", i)), Assistant(fmt.Sprint("later a", i)))
+		}
+	}()
+	for range 20 {
+		if err := w.Sync(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if err := w.Sync(s); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := s.Messages()
+	if len(l.Messages) != len(want) {
+		t.Fatalf("the file has %d messages, the session %d", len(l.Messages), len(want))
+	}
+	for i, m := range want {
+		if got := l.Messages[i]; got.ID != m.ID || got.Content != m.Content || got.Role != m.Role {
+			t.Fatalf("message %d: the file has %s %q, the session %s %q", i, got.Role, got.Content, m.Role, m.Content)
+		}
 	}
 }
