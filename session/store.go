@@ -273,7 +273,7 @@ func (w *Writer) Sync(s *Session) error {
 		}
 	}
 	n, rev, err := w.rewriteInChunks(s)
-	if errors.Is(err, errEditedDuringRewrite) || errors.Is(err, errRewound) {
+	if errors.Is(err, errNotInChunks) {
 		var msgs []Message
 		msgs, n, rev = s.Since(0)
 		err = w.rewrite(WithRewound(msgs, s.Rewound()))
@@ -286,10 +286,10 @@ func (w *Writer) Sync(s *Session) error {
 	return nil
 }
 
-var (
-	errEditedDuringRewrite = errors.New("the history was edited during the rewrite")
-	errRewound             = errors.New("rewound messages go among the others")
-)
+// errNotInChunks: the history must be copied whole to be written, its
+// rewound messages put back among the others, or it was edited while the
+// chunks were written.
+var errNotInChunks = errors.New("the history cannot be written in chunks")
 
 // rewriteChunk is how many messages a rewrite copies at a time.
 const rewriteChunk = 256
@@ -298,28 +298,28 @@ const rewriteChunk = 256
 // history is not copied whole at every compaction (those copies, each
 // larger than the last, left the heap of a long session fragmented). The
 // file gets the history as it was at the first chunk: messages appended
-// meanwhile are left to the next append, and an edit meanwhile
-// (errEditedDuringRewrite) leaves the file as it was.
+// meanwhile are left to the next append; an edit meanwhile leaves the
+// file as it was.
 func (w *Writer) rewriteInChunks(s *Session) (n, rev int, err error) {
 	if len(s.Rewound()) > 0 {
-		return 0, 0, errRewound
+		return 0, 0, errNotInChunks
 	}
 	buf := make([]Message, rewriteChunk)
-	n = -1
+	var k int
+	k, n, rev = s.Chunk(buf, 0)
 	err = w.rewriteWith(func(emit func(Message) error) error {
-		for i := 0; n < 0 || i < n; {
-			k, total, r := s.Chunk(buf, i)
-			if n < 0 {
-				n, rev = total, r
-			} else if r != rev || k == 0 {
-				return errEditedDuringRewrite
+		for i := 0; i < n; i += k {
+			if i > 0 {
+				var r int
+				if k, _, r = s.Chunk(buf, i); r != rev || k == 0 {
+					return errNotInChunks
+				}
 			}
 			for _, m := range buf[:min(k, n-i)] {
 				if err := emit(m); err != nil {
 					return err
 				}
 			}
-			i += k
 		}
 		return nil
 	})
