@@ -104,11 +104,10 @@ type Agent struct {
 	// server counted last (guarded by cfgMu).
 	window atomic.Int64
 	mark   sizeMark
-	// windowPending is closed once a probe has settled the window; until
-	// then a request that may need compacting waits for it, at most
-	// windowWait (guarded by cfgMu; nil once waited for).
-	windowPending <-chan struct{}
-	windowWait    time.Duration
+	// windowSearch finds the window when first needed; until it has, a
+	// request that may need compacting waits for it (guarded by cfgMu;
+	// nil once waited for).
+	windowSearch *windowSearch
 	// context waits to go with the next message (guarded by cfgMu).
 	context string
 }
@@ -161,43 +160,53 @@ func (a *Agent) SetContextWindow(tokens int) {
 	a.o.Listeners.Emit(listener.ContextCap{Origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: a.turns.Load()}, Tokens: tokens})
 }
 
-// AwaitWindow tells the agent the window is being found (settled is
-// closed once it is, or the search gave up): a request that may need
-// compacting, a tool result to fit and a refusal as too large wait for it,
-// at most atMost. The first request of a fresh session has nothing to
-// compact and goes at once, so a probe costs it no round trip.
-func (a *Agent) AwaitWindow(settled <-chan struct{}, atMost time.Duration) {
+// windowSearch is how the host finds the window (see AwaitWindow).
+type windowSearch struct {
+	settle func() <-chan struct{}
+	atMost time.Duration
+}
+
+// AwaitWindow tells the agent how the window is found: settle starts the
+// search (a probe of the server, say) and returns a channel closed once
+// the window is settled or the search gave up. The agent calls it the
+// first time a request that may need compacting, a tool result to fit, a
+// refusal as too large or a synthesized answer needs the window, and
+// waits for it at most atMost. The first request of a fresh session has
+// nothing to compact and goes at once, so a turn that needs none of these
+// (a one-line answer) costs no probe at all.
+func (a *Agent) AwaitWindow(settle func() <-chan struct{}, atMost time.Duration) {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
-	a.windowPending, a.windowWait = settled, atMost
+	a.windowSearch = &windowSearch{settle: sync.OnceValue(settle), atMost: atMost}
 }
 
 func (a *Agent) windowIsPending() bool {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
-	return a.windowPending != nil
+	return a.windowSearch != nil
 }
 
-// awaitWindow waits for a pending window (see AwaitWindow) until it is
-// settled, the wait is over or ctx ends; later calls return at once.
+// awaitWindow starts the window search (see AwaitWindow) and waits until
+// the window is settled, the wait is over or ctx ends; later calls return
+// at once.
 func (a *Agent) awaitWindow(ctx context.Context) {
 	a.cfgMu.Lock()
-	settled, wait := a.windowPending, a.windowWait
+	search := a.windowSearch
 	a.cfgMu.Unlock()
-	if settled == nil {
+	if search == nil {
 		return
 	}
-	timer := time.NewTimer(wait)
+	timer := time.NewTimer(search.atMost)
 	defer timer.Stop()
 	select {
-	case <-settled:
+	case <-search.settle():
 	case <-timer.C:
 	case <-ctx.Done():
 		return // cancelled: the next turn waits again
 	}
 	a.cfgMu.Lock()
-	if a.windowPending == settled {
-		a.windowPending = nil
+	if a.windowSearch == search {
+		a.windowSearch = nil
 	}
 	a.cfgMu.Unlock()
 }

@@ -298,7 +298,7 @@ func TestWindowProbeCostsNoRoundTrip(t *testing.T) {
 	ran := make(chan struct{})
 	r := newRig(t, []tool.Tool{signalTool{bigTool{size: 64 << 10}, ran}})
 	settled := make(chan struct{})
-	r.agent.AwaitWindow(settled, time.Hour)
+	r.agent.AwaitWindow(func() <-chan struct{} { return settled }, time.Hour)
 	go func() {
 		<-ran
 		r.agent.SetContextWindow(smallWindow)

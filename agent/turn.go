@@ -283,6 +283,7 @@ func (t *turn) synthesize(limit error) error {
 		evidence = evidence[at:]
 	}
 	id := listener.SynthesizerID(o.ID)
+	t.a.awaitWindow(o.Cancellable.Context()) // the transcript is sized to it
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
 		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
 		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(), Price: t.price(),

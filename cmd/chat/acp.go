@@ -113,7 +113,7 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 	if err != nil {
 		return nil, err
 	}
-	w.start(ctx, cfg, true)
+	w.start(ctx, cfg, probeAtStart)
 	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
 	if w.voice.untrusted != nil {
 		ls.Emit(listener.Notice{Text: untrustedNote(w.voice.untrusted)})

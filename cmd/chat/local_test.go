@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,27 @@ func TestBigToolResultFitsTheRoomLeft(t *testing.T) {
 	out, errOut, code := run(t, cmd)
 	if code != 0 || !strings.Contains(out, "read it") || srv.Overflows() != 0 {
 		t.Fatalf("exit %d, %d overflows\nstdout %s\nstderr %s", code, srv.Overflows(), out, errOut)
+	}
+	if asked := srv.Asides(); !slices.Contains(asked, "GET /props") {
+		t.Fatalf("the tool result was fitted without asking the window: %v", asked)
+	}
+}
+
+// TestOneLineAnswerAsksNothingElse: print mode asks a local server its
+// window only when something needs it; a question answered in one
+// request is the only request (the probes cost a hello a third of its
+// CPU when they went at start).
+func TestOneLineAnswerAsksNothingElse(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "hello there"})
+	srv.SetWindow(4096)
+	srv.SayWindow()
+	out, errOut, code := run(t, command(t, srv, "-p", "hello"))
+	if code != 0 || out != "hello there\n" {
+		t.Fatalf("exit %d\nstdout %q\nstderr %s", code, out, errOut)
+	}
+	if asked := srv.Asides(); len(asked) > 0 || srv.RequestCount() != 1 {
+		t.Fatalf("%d chat requests, and also %v", srv.RequestCount(), asked)
 	}
 }
 

@@ -121,13 +121,20 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		a.SetSchema(schema)
 	}
 	// A local server is asked its window as the REPL asks: a llama.cpp
-	// or Ollama window is what the server runs, not what a table says. A
-	// request that may need compacting, or a tool result to fit, waits for
-	// the answer a little, no longer; the first request of a fresh session
-	// does not (it has nothing to compact). A hosted model's window is the
-	// table's or the catalog's, at once.
-	w.start(ctx, cfg, pricing.IsLocal(cfg.BaseURL))
-	a.AwaitWindow(w.windowSettled, windowProbeWait)
+	// or Ollama window is what the server runs, not what a table says.
+	// It is asked when first needed: a request that may need compacting,
+	// or a tool result to fit, waits for the answer a little, no longer;
+	// the first request of a fresh session does not (it has nothing to
+	// compact), and a one-line answer asks nothing more than its question.
+	// A hosted model's window is the table's or the catalog's, at once.
+	probe := probeNever
+	if pricing.IsLocal(cfg.BaseURL) {
+		probe = probeWhenNeeded
+	}
+	w.start(ctx, cfg, probe)
+	if w.findWindow != nil {
+		a.AwaitWindow(w.findWindow, windowProbeWait)
+	}
 	w.connectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return &exitError{code: 130}

@@ -37,7 +37,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	}
 	defer w.close()
 	a, host := w.agent, w.host
-	w.start(ctx, cfg, true)
+	w.start(ctx, cfg, probeAtStart)
 	// From here on the screen is the program's: hooks report into it.
 	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
 	if w.voice.untrusted != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/chatrepl/chat/agent"
@@ -151,31 +152,32 @@ func resolveEndpoint(ctx context.Context, d deps, cfg *config.Config) error {
 }
 
 // contextWindow is the explicit size when configured, else what the
-// table knows; probe also asks the server (the REPL does, in the
-// background).
-// The channel is closed once the window is settled (at once, unless it
-// probes).
-func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe bool) <-chan struct{} {
-	settled := make(chan struct{})
+// table knows; probe also asks the server. It returns how to find the
+// window when that takes a probe (nil: it is settled): a function that
+// starts the probe once, at its first call, and returns a channel closed
+// once the window is settled.
+func contextWindow(ctx context.Context, cfg config.Config, a *agent.Agent, probe bool) func() <-chan struct{} {
 	switch {
 	case cfg.ContextWindow > 0:
 		a.SetContextWindow(cfg.ContextWindow)
 	case cfg.Models[a.Model()].ContextWindow > 0:
 		a.SetContextWindow(cfg.Models[a.Model()].ContextWindow)
 	case probe:
-		go func() {
-			defer close(settled)
-			n, _ := client(cfg, a.Model()).ContextWindow(ctx, a.Model())
-			if n = cmp.Or(n, pricing.Window(a.Model(), cfg.BaseURL)); n > 0 {
-				a.SetContextWindow(n)
-			}
-		}()
-		return settled
+		return sync.OnceValue(func() <-chan struct{} {
+			settled := make(chan struct{})
+			go func() {
+				defer close(settled)
+				n, _ := client(cfg, a.Model()).ContextWindow(ctx, a.Model())
+				if n = cmp.Or(n, pricing.Window(a.Model(), cfg.BaseURL)); n > 0 {
+					a.SetContextWindow(n)
+				}
+			}()
+			return settled
+		})
 	default:
 		a.SetContextWindow(cmp.Or(llm.KnownContextWindow(a.Model()), pricing.Window(a.Model(), cfg.BaseURL)))
 	}
-	close(settled)
-	return settled
+	return nil
 }
 
 // priceOf prices a model's usage: the config's prices, the catalog's, or
@@ -213,9 +215,10 @@ type wired struct {
 	name       string // the agent definition in use ("" for the default)
 	ext        extended
 	voice      voice
-	// windowSettled is closed once the context window is known (or
-	// known to be unknown).
-	windowSettled <-chan struct{}
+	// findWindow starts the probe for the context window, once, and
+	// returns a channel closed when it is known (or known to be unknown);
+	// nil when the window was settled without one.
+	findWindow func() <-chan struct{}
 }
 
 // wire opens the run's session, builds the tools (asking approver, when
@@ -368,11 +371,23 @@ func (w *wired) close() {
 	}
 }
 
+// windowProbe is when the server is asked its context window.
+type windowProbe int
+
+const (
+	probeNever      windowProbe = iota // the table's or the catalog's window
+	probeAtStart                       // in the background, for the status bar
+	probeWhenNeeded                    // when a request first needs the window
+)
+
 // start saves the session from now on (its header carries the agent) and
-// settles the context window (probe: also ask the server).
-func (w *wired) start(ctx context.Context, cfg config.Config, probe bool) {
+// settles the context window, or says how (see findWindow).
+func (w *wired) start(ctx context.Context, cfg config.Config, probe windowProbe) {
 	w.host.begin(w.sess, definitionJSON(w.agent, w.name))
-	w.windowSettled = contextWindow(ctx, cfg, w.agent, probe)
+	w.findWindow = contextWindow(ctx, cfg, w.agent, probe != probeNever)
+	if w.findWindow != nil && probe == probeAtStart {
+		w.findWindow()
+	}
 	source := "startup"
 	if w.sess.Len() > 1 {
 		source = "resume"

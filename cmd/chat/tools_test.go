@@ -83,16 +83,14 @@ func TestContextWindowPrecedence(t *testing.T) {
 		rec := &listener.Recorder{}
 		a := agent.New(agent.Options{Client: llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: model}), Listeners: listener.NewList(rec)})
 		cfg.BaseURL = srv.BaseURL()
-		contextWindow(context.Background(), cfg, a, probe)
-		var out []int
-		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-			for _, e := range rec.Events() {
-				out = append(out, e.(listener.ContextCap).Tokens)
-			}
-			if len(out) > 0 || !probe || time.Now().After(deadline) {
-				return out
-			}
+		if find := contextWindow(context.Background(), cfg, a, probe); find != nil {
+			<-find()
 		}
+		var out []int
+		for _, e := range rec.Events() {
+			out = append(out, e.(listener.ContextCap).Tokens)
+		}
+		return out
 	}
 	if got := caps(config.Config{ContextWindow: 5000}, "gpt-4o", true); len(got) != 1 || got[0] != 5000 {
 		t.Fatalf("explicit: %v", got)

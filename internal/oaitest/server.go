@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -121,6 +122,7 @@ type Server struct {
 	window    int
 	props     bool
 	refused   int
+	asides    []string
 }
 
 // New starts a server on 127.0.0.1 with the given script; it is closed
@@ -231,6 +233,14 @@ func (s *Server) RequestCount() int {
 	return s.forgotten + len(s.requests)
 }
 
+// Asides are the requests other than chat completions ("GET /props",
+// …: a client's probes), in the order they came.
+func (s *Server) Asides() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.asides)
+}
+
 // Rejected returns the 400 messages the server sent for invalid histories.
 func (s *Server) Rejected() []string {
 	s.mu.Lock()
@@ -250,6 +260,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
 		writeError(w, 401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided.")
 		return
+	}
+	if !(r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions")) {
+		s.mu.Lock()
+		s.asides = append(s.asides, r.Method+" "+r.URL.Path)
+		s.mu.Unlock()
 	}
 	switch {
 	case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models"):
