@@ -31,6 +31,7 @@ func TestHighlightingAsUpstream(t *testing.T) {
 		{"markdown", "# title\n\n```go\nx := 1\n```\n"},
 		{"rs", "fn main() { let x: u8 = 1; }\n"},
 		{"elisp", "(defun f (x) (* x 2))\n"},
+		{"common-lisp", "(defun f (x) (car (list x :key)))\n"},
 		{"go-html-template", "{{ if .X }}<b>{{ .Y }}</b>{{ end }}\n"},
 		{"", "$ORIGIN example.com.\n@ IN SOA ns1 admin 1 2 3 4 5\n"},
 		{"", "#!/usr/bin/env python\nimport os\n"},
