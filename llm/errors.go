@@ -8,11 +8,12 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/chatrepl/chat/internal/lazyre"
 )
 
 var (
@@ -214,13 +215,13 @@ func bodyError(body []byte) *APIError {
 }
 
 // tryAgainIn finds "try again in 5.289s" (Groq) or "114h18m0s" (OpenAI).
-var tryAgainIn = regexp.MustCompile(`(?i)try again in ([0-9][0-9hms.]*s)`)
+var tryAgainIn = lazyre.New(`(?i)try again in ([0-9][0-9hms.]*s)`)
 
 // withRetryHint fills RetryAfter from the message of a 429 that came
 // without a Retry-After header.
 func (e *APIError) withRetryHint() *APIError {
 	if e.Status == 429 && e.RetryAfter == 0 {
-		if m := tryAgainIn.FindStringSubmatch(e.Message); m != nil {
+		if m := tryAgainIn().FindStringSubmatch(e.Message); m != nil {
 			if d, err := time.ParseDuration(m[1]); err == nil {
 				e.RetryAfter = d
 			}

@@ -2,9 +2,10 @@ package llm
 
 import (
 	"errors"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/chatrepl/chat/internal/lazyre"
 )
 
 // ErrContextExceeded matches (errors.Is) a server's refusal of a request
@@ -38,7 +39,7 @@ func isContextOverflow(msg string) bool {
 }
 
 // windowInMessage finds the window in the words servers use for it.
-var windowInMessage = regexp.MustCompile(`(?i)(?:maximum context length is|context size \(|context length of|context window of|context window is)\s*(\d+)`)
+var windowInMessage = lazyre.New(`(?i)(?:maximum context length is|context size \(|context length of|context window of|context window is)\s*(\d+)`)
 
 // ContextWindowIn is the context size a context-overflow error names, 0
 // when err is not one or names none.
@@ -50,7 +51,7 @@ func ContextWindowIn(err error) int {
 	if api.Window > 0 {
 		return api.Window
 	}
-	if m := windowInMessage.FindStringSubmatch(api.Message); m != nil {
+	if m := windowInMessage().FindStringSubmatch(api.Message); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}

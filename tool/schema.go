@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/chatrepl/chat/internal/clip"
+	"github.com/chatrepl/chat/internal/lazyre"
 )
 
 // Schema is the subset of JSON Schema our tools use to describe their
@@ -95,23 +95,23 @@ func compiled(schema json.RawMessage) (*jsonschema.Resolved, error) {
 }
 
 var (
-	missingRe = regexp.MustCompile(`required: missing properties: \["([^"]*)"`)
-	propRe    = regexp.MustCompile(`validating /properties/([^:/]+)`)
-	typeRe    = regexp.MustCompile(`has type "([^"]+)", want "([^"]+)"`)
+	missingRe = lazyre.New(`required: missing properties: \["([^"]*)"`)
+	propRe    = lazyre.New(`validating /properties/([^:/]+)`)
+	typeRe    = lazyre.New(`has type "([^"]+)", want "([^"]+)"`)
 )
 
 // explain rewrites the validator's error in the words a model acts on:
 // which parameter, and what it must be.
 func explain(err error) error {
 	msg := err.Error()
-	if m := missingRe.FindStringSubmatch(msg); m != nil {
+	if m := missingRe().FindStringSubmatch(msg); m != nil {
 		return fmt.Errorf("missing required parameter %q", m[1])
 	}
 	param := ""
-	if ms := propRe.FindAllStringSubmatch(msg, -1); len(ms) > 0 {
+	if ms := propRe().FindAllStringSubmatch(msg, -1); len(ms) > 0 {
 		param = ms[0][1]
 	}
-	if m := typeRe.FindStringSubmatch(msg); m != nil && param != "" {
+	if m := typeRe().FindStringSubmatch(msg); m != nil && param != "" {
 		return fmt.Errorf("parameter %q must be %s, got %s", param, m[2], m[1])
 	}
 	reason := msg[strings.LastIndex(msg, ": ")+2:]

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -22,7 +23,9 @@ type toolSpec struct {
 	timeout     time.Duration
 }
 
-var specs = loadSpecs(builtinsJSON)
+// specs are read on first use: a run pays for parsing them when it offers
+// tools, not in package initialisation.
+var specs = sync.OnceValue(func() map[string]toolSpec { return loadSpecs(builtinsJSON) })
 
 func loadSpecs(data []byte) map[string]toolSpec {
 	var m map[string]toolSpec
@@ -57,9 +60,9 @@ func (described[N]) Name() string {
 	return n.toolName()
 }
 
-func (d described[N]) Description() string         { return specs[d.Name()].Description }
-func (d described[N]) Parameters() json.RawMessage { return specs[d.Name()].Parameters }
-func (d described[N]) Timeout() time.Duration      { return specs[d.Name()].timeout }
+func (d described[N]) Description() string         { return specs()[d.Name()].Description }
+func (d described[N]) Parameters() json.RawMessage { return specs()[d.Name()].Parameters }
+func (d described[N]) Timeout() time.Duration      { return specs()[d.Name()].timeout }
 
 // The names of the built-in tools.
 type (

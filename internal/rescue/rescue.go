@@ -11,8 +11,9 @@ package rescue
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/chatrepl/chat/internal/lazyre"
 )
 
 // Call is a call found in text.
@@ -37,9 +38,9 @@ type Valid func(name string, arguments json.RawMessage) bool
 var markers = []string{"<tool_call>", "[TOOL_CALLS]", "<|python_tag|>"}
 
 var (
-	hermesBlock = regexp.MustCompile(`(?s)<tool_call>\s*(.*?)\s*(?:</tool_call>|\z)`)
-	mistralArgs = regexp.MustCompile(`(?s)\[TOOL_CALLS\]\s*([A-Za-z0-9_.\-]+)\s*\[ARGS\]\s*`)
-	fence       = regexp.MustCompile("(?s)\\A```(?:json)?[ \\t]*\\n(.*?)\\n?```\\z")
+	hermesBlock = lazyre.New(`(?s)<tool_call>\s*(.*?)\s*(?:</tool_call>|\z)`)
+	mistralArgs = lazyre.New(`(?s)\[TOOL_CALLS\]\s*([A-Za-z0-9_.\-]+)\s*\[ARGS\]\s*`)
+	fence       = lazyre.New("(?s)\\A```(?:json)?[ \\t]*\\n(.*?)\\n?```\\z")
 )
 
 // Parse finds the calls in text. It returns false unless every call it
@@ -57,7 +58,7 @@ func Parse(text string, valid Valid) (Found, bool) {
 		calls, ok := objects(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(after), "<|eom_id|>")), valid)
 		return Found{Calls: calls, Rest: strings.TrimSpace(before), Format: "llama3"}, ok
 	case strings.HasPrefix(trimmed, "```"):
-		m := fence.FindStringSubmatch(trimmed)
+		m := fence().FindStringSubmatch(trimmed)
 		if m == nil {
 			return Found{}, false
 		}
@@ -76,25 +77,25 @@ func Parse(text string, valid Valid) (Found, bool) {
 
 func hermes(text string, valid Valid) (Found, bool) {
 	var calls []Call
-	for _, m := range hermesBlock.FindAllStringSubmatch(text, -1) {
+	for _, m := range hermesBlock().FindAllStringSubmatch(text, -1) {
 		c, ok := object([]byte(m[1]), valid)
 		if !ok {
 			return Found{}, false
 		}
 		calls = append(calls, c)
 	}
-	rest := hermesBlock.ReplaceAllString(text, "")
+	rest := hermesBlock().ReplaceAllString(text, "")
 	return Found{Calls: calls, Rest: strings.TrimSpace(rest), Format: "hermes"}, len(calls) > 0
 }
 
 func mistral(text string, valid Valid) (Found, bool) {
 	before, after, _ := strings.Cut(text, "[TOOL_CALLS]")
 	found := Found{Rest: strings.TrimSpace(before), Format: "mistral"}
-	if mistralArgs.MatchString("[TOOL_CALLS]" + after) {
+	if mistralArgs().MatchString("[TOOL_CALLS]" + after) {
 		// [TOOL_CALLS]name[ARGS]{…}, repeated.
 		rest := "[TOOL_CALLS]" + after
 		for rest != "" {
-			m := mistralArgs.FindStringSubmatchIndex(rest)
+			m := mistralArgs().FindStringSubmatchIndex(rest)
 			if m == nil || m[0] != 0 {
 				return Found{}, false
 			}
