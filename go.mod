@@ -75,3 +75,5 @@ replace github.com/gorilla/css => ./third_party/gorilla-css
 replace github.com/sashabaranov/go-openai => ./third_party/go-openai
 
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace charm.land/glamour/v2 => ./third_party/glamour
