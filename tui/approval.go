@@ -44,21 +44,23 @@ func (a *Approvals) connect(send func(tea.Msg)) {
 
 // Approve implements tool.Approver.
 func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision, error) {
-	return a.ask(ctx, r, false)
+	return a.ask(ctx, approvalMsg{req: r})
 }
 
 // AskAtIdle asks the person something outside any turn (whether a
-// project's hooks may run), once the program is up.
-func (a *Approvals) AskAtIdle(ctx context.Context, r tool.Request) (tool.Decision, error) {
+// project's hooks may run), once the program is up. decided (may be nil)
+// is called with the answer in the program's loop, before it reads the
+// next key: what the answer changes holds for anything typed after it.
+func (a *Approvals) AskAtIdle(ctx context.Context, r tool.Request, decided func(tool.Decision)) (tool.Decision, error) {
 	select {
 	case <-a.ready:
 	case <-ctx.Done():
 		return tool.Decision{}, ctx.Err()
 	}
-	return a.ask(ctx, r, true)
+	return a.ask(ctx, approvalMsg{req: r, idle: true, decided: decided})
 }
 
-func (a *Approvals) ask(ctx context.Context, r tool.Request, idle bool) (tool.Decision, error) {
+func (a *Approvals) ask(ctx context.Context, msg approvalMsg) (tool.Decision, error) {
 	a.mu.Lock()
 	send := a.send
 	a.mu.Unlock()
@@ -72,8 +74,9 @@ func (a *Approvals) ask(ctx context.Context, r tool.Request, idle bool) (tool.De
 		return tool.Decision{}, ctx.Err()
 	}
 	reply := make(chan tool.Decision, 1)
-	origin, _ := listener.OriginOf(ctx)
-	send(approvalMsg{req: r, reply: reply, origin: origin, idle: idle})
+	msg.reply = reply
+	msg.origin, _ = listener.OriginOf(ctx)
+	send(msg)
 	select {
 	case d := <-reply:
 		return d, nil
@@ -87,6 +90,8 @@ type approvalMsg struct {
 	reply  chan<- tool.Decision
 	origin listener.Origin // the agent and turn that ask
 	idle   bool            // asked outside any turn: no turn can be over
+	// decided, when set, takes the answer in the program's loop.
+	decided func(tool.Decision)
 }
 
 // asking is a pending approval; reasoning is true while the person types
@@ -189,6 +194,9 @@ func (m *Model) approvalKey(key string) bool {
 }
 
 func (m *Model) answer(d tool.Decision, note string) {
+	if m.asking.decided != nil {
+		m.asking.decided(d)
+	}
 	m.asking.reply <- d
 	m.asking = nil
 	m.live.state = "running"

@@ -331,3 +331,21 @@ func TestSubAgentEventsShowAfterAnEarlierCancel(t *testing.T) {
 		t.Fatal("a sub-agent of the cancelled turn is shown")
 	}
 }
+
+// TestIdleAnswerTakesEffectBeforeTheNextKey: what a question asked at idle
+// decides (project hooks trusted) is applied as the key that answers it
+// is handled, so a prompt typed right after it already sees it.
+func TestIdleAnswerTakesEffectBeforeTheNextKey(t *testing.T) {
+	f := newFixture(t)
+	var applied []tool.Verdict
+	reply := make(chan tool.Decision, 1)
+	f.send(approvalMsg{req: tool.Request{Tool: "project hooks", Review: tool.Review{NeedsApproval: true, Summary: "run this project's hooks?"}},
+		reply: reply, idle: true, decided: func(d tool.Decision) { applied = append(applied, d.Verdict) }})
+	deliberately(f, "y")
+	if len(applied) != 1 || applied[0] == tool.Deny {
+		t.Fatalf("after the answering key, applied %v", applied)
+	}
+	if d := answered(t, reply); d.Verdict == tool.Deny {
+		t.Fatalf("answered %+v", d)
+	}
+}

@@ -171,14 +171,20 @@ func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
 	req := tool.Request{Tool: "project hooks", Review: tool.Review{NeedsApproval: true,
 		Summary: "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox",
 		Detail:  p.path + ":\n" + p.describe()}}
-	dec, err := a.AskAtIdle(ctx, req)
+	// The hooks are added as the person answers, before the REPL reads
+	// another key: a prompt typed right after "yes" runs them (added once
+	// this goroutine woke, they missed it now and then).
+	dec, err := a.AskAtIdle(ctx, req, func(dec tool.Decision) {
+		if dec.Verdict != tool.Deny {
+			_ = v.hooks.Add(p.hooks...)
+		}
+	})
 	if err != nil || dec.Verdict == tool.Deny {
 		return
 	}
 	if err := trustStore(d).trust(p); err != nil && !errors.Is(err, context.Canceled) {
 		v.hooks.Report("remembering the trust failed: " + err.Error())
 	}
-	_ = v.hooks.Add(p.hooks...)
 }
 
 // hookList is /hooks and `chat hooks`: every hook with where it comes

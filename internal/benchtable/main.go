@@ -142,6 +142,10 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 				fmt.Fprintf(b, "- turn %d: %.1f MB, %.1f ms%s\n", turn, median(rss), median(lat), was(before, turn))
 			}
 		}
+		if last, first := med("TUILongSession", "key-ms-turn5000"), med("TUILongSession", "key-ms-turn10"); last > 0 && first > 0 {
+			fmt.Fprintf(b, "\nAt turn 5,000: RSS **%.1f MB** (goal < 60), keystroke to frame **%.2f×** turn 10's (goal ≤ 1.2; each the median of the keys BenchmarkTUILongSession times through a tmux control client; the before figures polled capture-pane, which timed tmux starting as much as the REPL)\n",
+				med("TUILongSession", "rss-MB-turn5000"), last/first)
+		}
 	}
 }
 
