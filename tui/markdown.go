@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+
+	"github.com/chatrepl/chat/internal/lazyre"
 )
 
 // markdown renders Markdown for one width with one glamour renderer, made
@@ -31,7 +33,54 @@ func (md *markdown) render(text string, width int) string {
 	if err != nil {
 		return text
 	}
-	return strings.Trim(out, "\n")
+	return trimLineEnds(strings.Trim(out, "\n"))
+}
+
+// escapeSequence is a CSI or OSC sequence (colours, hyperlinks).
+var escapeSequence = lazyre.New(`\x1b\[[0-9;:?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+
+// trimLineEnds drops the spaces glamour pads every line with to the wrap
+// width, keeping the escape sequences among them (the resets). Padded
+// lines are as wide as the terminal: narrowed, the terminal rewraps each
+// into two rows, so the live frame outgrows the screen and leaves copies
+// of itself in the scrollback; copied from the terminal, every line ends
+// in a hundred spaces.
+func trimLineEnds(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		lines[i] = trimLineEnd(line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func trimLineEnd(line string) string {
+	if !strings.HasSuffix(line, " ") && !strings.HasSuffix(line, "m") && !strings.HasSuffix(line, "\\") && !strings.HasSuffix(line, "\x07") {
+		return line
+	}
+	seqs := escapeSequence().FindAllStringIndex(line, -1)
+	var kept []string // the sequences after the last visible character, in reverse
+	end := len(line)
+	for end > 0 {
+		if n := len(seqs); n > 0 && seqs[n-1][1] == end {
+			kept = append(kept, line[seqs[n-1][0]:end])
+			end = seqs[n-1][0]
+			seqs = seqs[:n-1]
+			continue
+		}
+		if line[end-1] != ' ' {
+			break
+		}
+		end--
+	}
+	if end == len(line) {
+		return line
+	}
+	var b strings.Builder
+	b.WriteString(line[:end])
+	for i := len(kept) - 1; i >= 0; i-- {
+		b.WriteString(kept[i])
+	}
+	return b.String()
 }
 
 func (md *markdown) setStyle(style string) {

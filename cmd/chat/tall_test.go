@@ -171,8 +171,13 @@ func TestTUIResizeMidStream(t *testing.T) {
 	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
 	tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
 	tm.promptAndStatusIntact("after the resize")
-	if all := tm.screen(); strings.Count(all, "Ask anything") != 1 || strings.Contains(all, "streaming") {
+	all := tm.screen()
+	if strings.Count(all, "Ask anything") != 1 || strings.Contains(all, "streaming") {
 		t.Fatalf("a stale frame after the resize:\n%s", all)
+	}
+	// Lines padded to the old width were rewrapped into two rows each.
+	if strings.Contains(all, "of the list\n\n  • item") {
+		t.Fatalf("the narrowed answer is double-spaced:\n%s", all)
 	}
 }
 
