@@ -27,8 +27,11 @@ func TestTrimLineEnds(t *testing.T) {
 // TestRenderedLinesEndAtTheirText: no rendered line is padded to the wrap
 // width (a terminal narrowed under a padded frame rewraps every line into
 // two rows and the frame leaves copies of itself in the scrollback).
+//
+// Not parallel: glamour registers its chroma style on the first code block
+// it renders, unguarded, which races with TestHighlightingAsUpstream
+// reading the registry (the REPL renders on one goroutine).
 func TestRenderedLinesEndAtTheirText(t *testing.T) {
-	t.Parallel()
 	for _, style := range []string{"dark", "light", "notty", "ascii"} {
 		md := markdown{style: style}
 		out := md.render("- item 1 of the list\n- item 2\n\nPara line.\n\n```go\nfmt.Println(1) // x\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n", 120)
