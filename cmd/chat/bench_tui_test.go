@@ -88,6 +88,12 @@ func BenchmarkTUI(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
+// keyProbes is how many keys each point of BenchmarkTUILongSession times:
+// a key waits for the renderer's next tick (framesPerSecond), a wait spread
+// evenly over 0–17 ms, so one key says little and the median of a few
+// moves by a few milliseconds from run to run.
+const keyProbes = 31
+
 // BenchmarkTUILongSession drives one REPL through a long session (5,000
 // turns; CHAT_LONG_TURNS sets another count): answers of a few
 // paragraphs, a tool call every tenth turn. At turns 10, 100, 1,000, 2,500 and
@@ -95,12 +101,6 @@ func BenchmarkTUI(b *testing.B) {
 // the frame that shows it (the median of keyProbes keys, timed through a
 // tmux control client: see tmuxControl). A long session must
 // stay flat: the same memory and latency at turn 5,000 as at turn 10.
-// keyProbes is how many keys each point of BenchmarkTUILongSession times:
-// a key waits for the renderer's next tick (framesPerSecond), a wait spread
-// evenly over 0–17 ms, so one key says little and the median of a few
-// moves by a few milliseconds from run to run.
-const keyProbes = 31
-
 func BenchmarkTUILongSession(b *testing.B) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		b.Skip("no tmux")

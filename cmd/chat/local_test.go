@@ -130,8 +130,8 @@ func TestBigToolResultFitsTheRoomLeft(t *testing.T) {
 
 // TestOneLineAnswerAsksNothingElse: print mode asks a local server its
 // window only when something needs it; a question answered in one
-// request is the only request (the probes cost a hello a third of its
-// CPU when they went at start).
+// request is the only request (the probes, sent at start, cost a hello
+// ~8% of its CPU).
 func TestOneLineAnswerAsksNothingElse(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t, oaitest.Answer{Text: "hello there"})

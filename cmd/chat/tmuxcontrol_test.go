@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -162,34 +161,5 @@ func (c *tmuxControl) keyToFrame(target, mark string, timeout time.Duration) (ti
 				}
 			}
 		}
-	}
-}
-
-var terminalSequence = regexp.MustCompile(`\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78M])`)
-
-// plainText decodes the octal escapes tmux writes in %output and removes
-// terminal sequences, leaving what the pane prints.
-func plainText(data string) string {
-	var b strings.Builder
-	for i := 0; i < len(data); i++ {
-		if data[i] == '\\' && i+3 < len(data) && isOctal(data[i+1]) && isOctal(data[i+2]) && isOctal(data[i+3]) {
-			b.WriteByte((data[i+1]-'0')<<6 | (data[i+2]-'0')<<3 | (data[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(data[i])
-	}
-	return terminalSequence.ReplaceAllString(b.String(), "")
-}
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
-
-func TestPlainTextOfTmuxOutput(t *testing.T) {
-	t.Parallel()
-	// As tmux 3.3 forwarded a keystroke's frame of the REPL, and a link
-	// (a backslash is \134).
-	in := `\010\010\033[40mkq10x0\033[37;7m \033[39;27m\033[K\033[m\012\033[30C\033]8;;http://x\033\134link\033]8;;\033\134 \134`
-	if got, want := plainText(in), "\b\bkq10x0 \nlink \\"; got != want {
-		t.Fatalf("%q, want %q", got, want)
 	}
 }

@@ -261,7 +261,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 401, "invalid_request_error", "invalid_api_key", "Incorrect API key provided.")
 		return
 	}
-	if !(r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions")) {
+	completion := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions")
+	if !completion {
 		s.mu.Lock()
 		s.asides = append(s.asides, r.Method+" "+r.URL.Path)
 		s.mu.Unlock()
@@ -275,7 +276,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"default_generation_settings":{"n_ctx":%d}}`, s.windowSaid())
 		return
-	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+	case completion:
 	default:
 		writeError(w, 404, "invalid_request_error", "unknown_url", "Unknown request URL: "+r.Method+" "+r.URL.Path)
 		return
