@@ -77,3 +77,5 @@ replace github.com/sashabaranov/go-openai => ./third_party/go-openai
 replace github.com/yuin/goldmark => ./third_party/goldmark
 
 replace charm.land/glamour/v2 => ./third_party/glamour
+
+replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
