@@ -34,6 +34,8 @@ func TestHighlightingAsUpstream(t *testing.T) {
 		{"elisp", "(defun f (x) (* x 2))\n"},
 		{"common-lisp", "(defun f (x) (car (list x :key)))\n"},
 		{"go-html-template", "{{ if .X }}<b>{{ .Y }}</b>{{ end }}\n"},
+		{"go-text-template", "{{ range .Items }}- {{ . }}\n{{ end }}"},
+		{"svelte", "<script>let n = 1;</script>\n<p>{n}</p>\n"},
 		{"", "$ORIGIN example.com.\n@ IN SOA ns1 admin 1 2 3 4 5\n"},
 		{"", "#!/usr/bin/env python\nimport os\n"},
 		{"no-such-language", "plain words\n"},
@@ -52,7 +54,7 @@ func TestHighlightingAsUpstream(t *testing.T) {
 	// which other tests of this package may have done by now.
 	names := slices.DeleteFunc(chromastyles.Names(), func(n string) bool { return n == "charm" })
 	out.WriteString("== styles\n" + strings.Join(names, " ") + "\n")
-	for _, f := range []string{"main.go", "x.py", "Makefile", "a.tsx", "zone.db"} {
+	for _, f := range []string{"main.go", "x.py", "Makefile", "a.tsx", "zone.db", "init.el", "a.lisp", "page.phtml", "App.svelte", "index.html"} {
 		if l := lexers.Match(f); l != nil {
 			out.WriteString(f + ": " + l.Config().Name + "\n")
 		}

@@ -229,9 +229,8 @@ var (
 )
 
 // Common Lisp lexer.
-var CommonLisp = Register(TypeRemappingLexer(MustNewXMLLexer(
-	embedded,
-	"embedded/common_lisp.xml",
+var CommonLisp = Register(TypeRemappingLexer(embeddedLexer(
+	"embedded/common_lisp.xml", nil,
 ), TypeMapping{
 	{NameVariable, NameFunction, clBuiltinFunctions},
 	{NameVariable, Keyword, clSpecialForms},

@@ -1,8 +1,4 @@
 package lexers
 
-import (
-	"github.com/alecthomas/chroma/v2"
-)
-
 // HTML lexer.
-var HTML = chroma.MustNewXMLLexer(embedded, "embedded/html.xml")
+var HTML = embeddedLexer("embedded/html.xml", nil)

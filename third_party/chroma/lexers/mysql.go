@@ -4,18 +4,15 @@ import (
 	"regexp"
 )
 
-var (
-	mysqlAnalyserNameBetweenBacktickRe = regexp.MustCompile("`[a-zA-Z_]\\w*`")
-	mysqlAnalyserNameBetweenBracketRe  = regexp.MustCompile(`\[[a-zA-Z_]\w*\]`)
-)
-
 func init() { // nolint: gochecknoinits
-	// chat's patch: the embedded lexers are loaded on first use.
+	// chat's patch: the lexers are loaded, and these compiled, on first use.
 	afterLoad = append(afterLoad, func() {
+		backtick := regexp.MustCompile("`[a-zA-Z_]\\w*`")
+		bracket := regexp.MustCompile(`\[[a-zA-Z_]\w*\]`)
 		GlobalLexerRegistry.Get("mysql").
 			SetAnalyser(func(text string) float32 {
-				nameBetweenBacktickCount := len(mysqlAnalyserNameBetweenBacktickRe.FindAllString(text, -1))
-				nameBetweenBracketCount := len(mysqlAnalyserNameBetweenBracketRe.FindAllString(text, -1))
+				nameBetweenBacktickCount := len(backtick.FindAllString(text, -1))
+				nameBetweenBracketCount := len(bracket.FindAllString(text, -1))
 
 				var result float32
 
