@@ -187,7 +187,7 @@ func TestRenderHelpers(t *testing.T) {
 
 func TestCapitalization(t *testing.T) {
 	p := true
-	style := styles.DarkStyleConfig
+	style := *styles.DefaultStyles()[styles.DarkStyle]
 	style.H1.Upper = &p
 	style.H2.Title = &p
 	style.H3.Lower = &p
@@ -229,7 +229,7 @@ func TestTableAscii(t *testing.T) {
 `)
 
 	renderer, err := NewTermRenderer(
-		WithStyles(styles.ASCIIStyleConfig),
+		WithStyles(*styles.DefaultStyles()[styles.AsciiStyle]),
 		WithWordWrap(80),
 	)
 	if err != nil {
@@ -248,7 +248,7 @@ func TestTableAscii(t *testing.T) {
 	}
 }
 
-func ExampleASCIIStyleConfig() {
+func Example_asciiStyle() {
 	markdown := strings.TrimSpace(`
 | Header A  | Header B  |
 | --------- | --------- |
@@ -258,7 +258,7 @@ func ExampleASCIIStyleConfig() {
 `)
 
 	renderer, err := NewTermRenderer(
-		WithStyles(styles.ASCIIStyleConfig),
+		WithStyles(*styles.DefaultStyles()[styles.AsciiStyle]),
 		WithWordWrap(80),
 	)
 	if err != nil {
