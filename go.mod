@@ -79,3 +79,5 @@ replace github.com/yuin/goldmark => ./third_party/goldmark
 replace charm.land/glamour/v2 => ./third_party/glamour
 
 replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
+
+replace github.com/atotto/clipboard => ./third_party/clipboard
