@@ -111,35 +111,65 @@ func (c *tmuxControl) next(timer <-chan time.Time) (controlEvent, bool, error) {
 	}
 }
 
+// drain forgets what arrived before now: output, and answers not read.
+func (c *tmuxControl) drain() {
+	for {
+		select {
+		case ev, ok := <-c.events:
+			if !ok {
+				return
+			}
+			if !ev.output && len(c.expect) > 0 {
+				c.expect = c.expect[1:]
+			}
+		default:
+			return
+		}
+	}
+}
+
 // keyToFrame types mark into target and returns the time from sending it
 // to the last output of target before a capture of target shows it (the
 // renderer may draw a mark across frames, and draws only the cells that
 // change, so the output itself is not searched).
 func (c *tmuxControl) keyToFrame(target, mark string, timeout time.Duration) (time.Duration, error) {
-	for drained := false; !drained; {
-		select {
-		case ev, ok := <-c.events:
-			if ok && !ev.output && len(c.expect) > 0 {
-				c.expect = c.expect[1:]
-			}
-			drained = !ok
-		default:
-			drained = true
-		}
-	}
+	c.drain()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	start := time.Now()
 	if err := c.command(fmt.Sprintf("send-keys -t %s -l %s", target, mark), false); err != nil {
 		return 0, err
 	}
+	last, err := c.until(target, mark, false, timer.C)
+	return last.Sub(start), err
+}
+
+// waitForText waits until target shows text, capturing it once now and
+// again after target writes.
+func (c *tmuxControl) waitForText(target, text string, timeout time.Duration) error {
+	c.drain()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	_, err := c.until(target, text, true, timer.C)
+	return err
+}
+
+// until waits for a capture of target that shows mark, capturing after
+// target writes (one capture at a time, and one more if it wrote while a
+// capture was on its way), and returns when target last wrote before it.
+func (c *tmuxControl) until(target, mark string, captureNow bool, timer <-chan time.Time) (time.Time, error) {
 	var last time.Time
-	capturing, wroteSince := false, false
 	capture := "capture-pane -p -t " + target
+	capturing, wroteSince := captureNow, false
+	if captureNow {
+		if err := c.command(capture, true); err != nil {
+			return last, err
+		}
+	}
 	for {
-		ev, captured, err := c.next(timer.C)
+		ev, captured, err := c.next(timer)
 		if err != nil {
-			return 0, fmt.Errorf("waiting for %q: %w", mark, err)
+			return last, fmt.Errorf("waiting for %q: %w", mark, err)
 		}
 		switch {
 		case ev.output && capturing:
@@ -148,16 +178,16 @@ func (c *tmuxControl) keyToFrame(target, mark string, timeout time.Duration) (ti
 			last = ev.at
 			capturing = true
 			if err := c.command(capture, true); err != nil {
-				return 0, err
+				return last, err
 			}
 		case captured && strings.Contains(ev.answer, mark):
-			return last.Sub(start), nil
+			return last, nil
 		case captured:
 			capturing = wroteSince
 			if wroteSince {
 				wroteSince = false
 				if err := c.command(capture, true); err != nil {
-					return 0, err
+					return last, err
 				}
 			}
 		}

@@ -127,8 +127,8 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 	}
 	if toReq := med("BinaryHello", "exec-to-request-x-curl"); toReq > 0 {
 		fmt.Fprintf(b, "\nStart-up, against curl posting the same request to the same server in the same run: exec to the request reaching the server **%.2f×** (goal ≤ 1.5), "+
-			"`chat -p` of a one-line answer, wall **%.2f×** (≤ 1.5); package initialisation **%.1f ms** (≤ 10); the REPL's first frame **%.1f ms** (≤ 50; tmux starting a pane that prints one line takes %.1f ms of it)\n",
-			toReq, med("BinaryHello", "wall-x-curl"), med("BinaryInit", "init-ms/op"), med("TUI", "startup-ms"), med("TUI", "printf-baseline-ms"))
+			"`chat -p` of a one-line answer, wall **%.2f×** (≤ 1.5); package initialisation **%.1f ms** (≤ 10); the REPL's first frame on a pseudo-terminal **%.1f ms** (≤ 50; a process that only prints the same words takes %.1f ms there)\n",
+			toReq, med("BinaryHello", "wall-x-curl"), med("BinaryInit", "init-ms/op"), med("TUI", "first-frame-ms"), med("TUI", "print-baseline-ms"))
 	}
 	if cpu := med("BinaryStream20000", "cpu-x-curl"); cpu > 0 {
 		fmt.Fprintf(b, "\nA 20,000-chunk stream: CPU **%.2f×** curl's in print mode (goal ≤ 1.1), **%.2f×** in the REPL (≤ 1.5; the REPL's figure is the turn alone, curl's includes its start)\n",
