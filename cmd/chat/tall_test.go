@@ -161,14 +161,26 @@ func TestTUIFullscreenReachesTheTop(t *testing.T) {
 }
 
 // TestTUIResizeMidStream: the window shrinks while a tall answer streams;
-// the prompt and the status bar survive and no stale frame is left.
+// the prompt and the status bar survive and no stale frame is left. The
+// stream is held while the window shrinks, once the first list is in the
+// scrollback (its lines must not have been padded to the old width): left to
+// run, a loaded machine could resize while the open code block filled the
+// screen, and a terminal that shrinks pushes the top of any frame taller
+// than its new height into its scrollback, where no program can erase it.
 func TestTUIResizeMidStream(t *testing.T) {
 	t.Parallel()
-	srv := oaitest.New(t, oaitest.Answer{Text: tallAnswer(60), Piece: 40, Delay: 4 * time.Millisecond})
+	const piece = 40
+	text := tallAnswer(60)
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: text, Piece: piece, Delay: 4 * time.Millisecond,
+		Gate: gate, GateAfter: strings.Index(text, "item 14 of the list") / piece})
 	tm := startTermOpts(t, srv, termOpts{width: 120, height: 40})
 	tm.ask("tell me a lot")
-	tm.waitFor("item 5 of the list", 10*time.Second)
+	<-gate.Entered()
+	tm.waitFor("item 12 of the list", 10*time.Second)
 	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
+	tm.waitFor("item 12 of the list", 10*time.Second)
+	gate.Release()
 	tm.waitFor("LAST LINE OF THE ANSWER", 15*time.Second)
 	tm.promptAndStatusIntact("after the resize")
 	all := tm.screen()
