@@ -80,10 +80,25 @@ const lutAfterSlowLookups = 1 << 16
 const joinerBase = 0x300
 
 func init() {
-	initStrictWidthLUTLow()
-	fillJoinerBits()
-	strictWidthLUTLimit.Store(0x300)
 	handleEnv()
+}
+
+// The tables below U+0300 and the joiner bitmap are filled at the first
+// width or joiner asked (chat's patch: upstream filled them in init, at
+// every start of every program that links a terminal UI). Until then
+// strictWidthLUTLimit is 0 and RuneWidth takes the slow path.
+var (
+	lowLUTOnce sync.Once
+	joinerOnce sync.Once
+)
+
+// fillStrictWidthLUTLow fills the table below U+0300 and opens it to the
+// fast path, unless the whole table is open already.
+func fillStrictWidthLUTLow() {
+	lowLUTOnce.Do(func() {
+		initStrictWidthLUTLow()
+		strictWidthLUTLimit.CompareAndSwap(0, 0x300)
+	})
 }
 
 // initStrictWidthLUTLow paints the first 0x300 entries of strictWidthLUT
@@ -298,6 +313,7 @@ func runeWidthNoLUT(r rune, eastAsian, strictEmojiNeutral bool) int {
 	}
 
 	if r < 0x300 {
+		fillStrictWidthLUTLow()
 		return int(strictWidthLUT[1][r])
 	}
 	if w, ok := inWidthTable(r, eastAsianWidth); ok {
@@ -329,6 +345,7 @@ func fillBytes(b []byte, v byte) {
 // result must stay identical to runeWidthNoLUT(r, eastAsian, true), which
 // TestStrictWidthLUT verifies.
 func buildStrictWidthLUT() {
+	fillStrictWidthLUTLow()
 	strictWidthLUTOnce.Do(func() {
 		tablesOnce.Do(initTables)
 
@@ -432,6 +449,13 @@ func (c *Condition) runeWidthSlow(r rune) int {
 	if len(c.combinedLut) > 0 {
 		return int(c.combinedLut[r>>1]>>(uint(r&1)*4)) & 3
 	}
+	if r < 0x300 {
+		fillStrictWidthLUTLow()
+		if c.StrictEmojiNeutral {
+			return int(strictWidthLUT[boolIndex(c.EastAsianWidth)][r])
+		}
+		return runeWidthNoLUT(r, c.EastAsianWidth, c.StrictEmojiNeutral)
+	}
 	// chat's patch: the first widths above 0x300 come from the interval
 	// tables (the same answer, TestStrictWidthLUT), and only text that asks
 	// for many builds the 2 MB table. A terminal UI drawing one box line or
@@ -486,6 +510,14 @@ func isASCII(s string) bool {
 	return true
 }
 
+// boolIndex is 1 for true: the strictWidthLUT plane of a condition.
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // fillJoinerBits paints joinerBits from the joiner table.
 func fillJoinerBits() {
 	for _, iv := range joiner {
@@ -523,6 +555,7 @@ func isJoiner(r rune) bool {
 		return r == '\r'
 	}
 	if r < 0x10000 {
+		joinerOnce.Do(fillJoinerBits)
 		i := r - joinerBase
 		return joinerBits[i>>3]&(1<<(uint(i)&7)) != 0
 	}
