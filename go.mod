@@ -81,3 +81,5 @@ replace charm.land/glamour/v2 => ./third_party/glamour
 replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
 
 replace github.com/atotto/clipboard => ./third_party/clipboard
+
+replace github.com/charmbracelet/x/ansi => ./third_party/x-ansi
