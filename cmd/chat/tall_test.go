@@ -176,7 +176,11 @@ func TestTUIResizeMidStream(t *testing.T) {
 		Gate: gate, GateAfter: strings.Index(text, "item 14 of the list") / piece})
 	tm := startTermOpts(t, srv, termOpts{width: 120, height: 40})
 	tm.ask("tell me a lot")
-	<-gate.Entered()
+	select {
+	case <-gate.Entered():
+	case <-time.After(10 * time.Second * loadAllowance):
+		t.Fatalf("the answer never reached the gate:\n%s", tm.screen())
+	}
 	tm.waitFor("item 12 of the list", 10*time.Second)
 	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
 	tm.waitFor("item 12 of the list", 10*time.Second)
