@@ -83,3 +83,5 @@ replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
 replace github.com/atotto/clipboard => ./third_party/clipboard
 
 replace github.com/charmbracelet/x/ansi => ./third_party/x-ansi
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea
