@@ -167,17 +167,18 @@ type windowSearch struct {
 }
 
 // AwaitWindow tells the agent how the window is found: settle starts the
-// search (a probe of the server, say) and returns a channel closed once
-// the window is settled or the search gave up. The agent calls it the
-// first time a request that may need compacting, a tool result to fit, a
-// refusal as too large or a synthesized answer needs the window, and
-// waits for it at most atMost. The first request of a fresh session has
+// search (a probe of the server, say) at its first call and returns a
+// channel closed once the window is settled or the search gave up; later
+// calls return the same channel (the host may have started the search
+// itself). The agent calls it when a request that may need compacting, a
+// tool result to fit, a refusal as too large or a synthesized answer first
+// needs the window, and waits for it at most atMost. The first request of a fresh session has
 // nothing to compact and goes at once, so a turn that needs none of these
 // (a one-line answer) costs no probe at all.
 func (a *Agent) AwaitWindow(settle func() <-chan struct{}, atMost time.Duration) {
 	a.cfgMu.Lock()
 	defer a.cfgMu.Unlock()
-	a.windowSearch = &windowSearch{settle: sync.OnceValue(settle), atMost: atMost}
+	a.windowSearch = &windowSearch{settle: settle, atMost: atMost}
 }
 
 func (a *Agent) windowIsPending() bool {

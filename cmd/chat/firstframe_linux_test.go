@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"regexp"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/sys/unix"
 )
 
@@ -42,10 +43,6 @@ func openPty(cols, rows uint16) (terminal, program *os.File, err error) {
 	}
 	return terminal, program, nil
 }
-
-// escapeSequence is what a terminal draws nothing for: CSI and OSC
-// sequences, and the ESC-led two-byte ones.
-var escapeSequence = regexp.MustCompile(`\x1b\[[0-9;?<=>!$ ]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[^\[\]]`)
 
 // backgroundQuery is the terminal's background colour asked (OSC 11).
 var backgroundQuery = []byte("\x1b]11;?")
@@ -85,7 +82,7 @@ func timeToText(tb testing.TB, cmd *exec.Cmd, text string, cols, rows uint16) ti
 			_, _ = terminal.WriteString("\x1b]11;rgb:0000/0000/0000\x1b\\")
 		}
 		out = append(out, buf[:n]...)
-		if bytes.Contains(escapeSequence.ReplaceAll(out, nil), []byte(text)) {
+		if strings.Contains(ansi.Strip(string(out)), text) {
 			return time.Since(start)
 		}
 	}
