@@ -85,3 +85,7 @@ replace github.com/atotto/clipboard => ./third_party/clipboard
 replace github.com/charmbracelet/x/ansi => ./third_party/x-ansi
 
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
+
+replace golang.org/x/net => ./third_party/x-net
+
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
