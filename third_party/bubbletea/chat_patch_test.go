@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -114,5 +115,74 @@ func TestInsertAboveFitsAboveTheFrame(t *testing.T) {
 		if n, _ := strconv.Atoi(up[1]); n > height-1 {
 			t.Fatalf("the cursor moved up %d rows on a screen of %d: %q", n, height, written)
 		}
+	}
+}
+
+// countingRenderer records how often the ticker flushed and the last view
+// a flush drew.
+type countingRenderer struct {
+	nilRenderer
+	mu            sync.Mutex
+	flushes       int
+	view, flushed string
+}
+
+func (r *countingRenderer) render(v View) {
+	r.mu.Lock()
+	r.view = v.Content
+	r.mu.Unlock()
+}
+
+func (r *countingRenderer) flush(bool) error {
+	r.mu.Lock()
+	r.flushes++
+	r.flushed = r.view
+	r.mu.Unlock()
+	return nil
+}
+
+func (r *countingRenderer) state() (int, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.flushes, r.flushed
+}
+
+// TestIdleRendererStopsTicking checks chat's patch: once everything is
+// drawn the renderer stops waking up (upstream flushes 120 times a second
+// here, changed or not), and a message that changes the view wakes it.
+func TestIdleRendererStopsTicking(t *testing.T) {
+	r := &countingRenderer{}
+	p := NewProgram(&frameModel{}, WithOutput(&bytes.Buffer{}), WithInput(&bytes.Buffer{}), WithFPS(120))
+	p.renderer = r
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	defer func() {
+		p.Quit()
+		<-done
+	}()
+
+	// Quiet means no flush for 25 ticks in a row; upstream never is.
+	quiet := false
+	for deadline := time.Now().Add(5 * time.Second); !quiet && time.Now().Before(deadline); {
+		before, _ := r.state()
+		time.Sleep(25 * time.Second / 120)
+		after, _ := r.state()
+		quiet = after == before
+	}
+	if !quiet {
+		n, _ := r.state()
+		t.Fatalf("the renderer kept flushing an unchanged view (%d flushes)", n)
+	}
+
+	p.Send(KeyPressMsg{Code: 'x', Text: "x"})
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if _, drawn := r.state(); drawn == "frame:x;" {
+			break
+		}
+		if time.Now().After(deadline) {
+			_, drawn := r.state()
+			t.Fatalf("a key did not wake the renderer: last drawn %q", drawn)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

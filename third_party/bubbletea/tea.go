@@ -562,6 +562,10 @@ type Program struct {
 	drawnSized bool
 	keyDrawnAt time.Time
 
+	// changed wakes a renderer that stopped ticking (chat's patch: see
+	// startRenderer); it holds one signal at most.
+	changed chan struct{}
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -626,6 +630,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
 		rendererDone: make(chan struct{}),
+		changed:      make(chan struct{}, 1),
 	}
 
 	// Apply all options to the program.
@@ -772,6 +777,9 @@ func (p *Program) handleCommands(cmds chan Cmd) chan struct{} {
 // Bubble Tea messages, update the model and triggers redraws.
 func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 	for {
+		// chat's patch: what the last message changed is drawn by the
+		// renderer's next tick (see startRenderer).
+		p.markChanged()
 		select {
 		case <-p.ctx.Done():
 			return model, nil
@@ -1287,6 +1295,16 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.markChanged()
+}
+
+// markChanged tells the renderer there may be something new to draw
+// (chat's patch: see startRenderer).
+func (p *Program) markChanged() {
+	select {
+	case p.changed <- struct{}{}:
+	default:
+	}
 }
 
 // executeQuery writes a terminal query to the program output. Queries expect a
@@ -1504,6 +1522,22 @@ func (p *Program) startRenderer() {
 			case <-p.ticker.C:
 				_ = p.flush()
 				_ = p.renderer.flush(false)
+				// chat's patch: after a whole tick in which nothing was
+				// written and no message came, everything is drawn; the
+				// ticker stops until something changes, instead of waking
+				// the program 60 times a second to find nothing to draw.
+				select {
+				case <-p.changed:
+					continue
+				default:
+				}
+				p.ticker.Stop()
+				select {
+				case <-p.rendererDone:
+					return
+				case <-p.changed:
+					p.ticker.Reset(framerate)
+				}
 			}
 		}
 	}()
