@@ -35,6 +35,10 @@ func procCPU(pid int) (time.Duration, error) {
 // in a tmux pane, the process's CPU to show a 20,000-chunk answer
 // (cpu-ms-20k-chunks), waited for through a tmux control client: polling
 // capture-pane would start a tmux process every millisecond beside it.
+// Then, the answer shown, the CPU it takes per second waiting for input
+// (idle-cpu-ms-per-s, from a second's window after half a second to
+// settle; /proc counts in 10 ms ticks, so one run says little, the mean
+// of many more).
 func BenchmarkTUI(b *testing.B) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		b.Skip("no tmux")
@@ -45,7 +49,7 @@ func BenchmarkTUI(b *testing.B) {
 	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: text, Piece: 4} })
 	home := b.TempDir()
 	env := []string{"HOME=" + home, "TERM=xterm-256color", "OPENAI_BASE_URL=" + srv.BaseURL(), "CHAT_MODEL=scripted-model"}
-	var firstFrame, baseline, cpu time.Duration
+	var firstFrame, baseline, cpu, idle time.Duration
 	for i := 0; b.Loop(); i++ {
 		printf := exec.Command("printf", "Ask anything\\n")
 		baseline += timeToText(b, printf, "Ask anything", 120, 40)
@@ -79,12 +83,18 @@ func BenchmarkTUI(b *testing.B) {
 		}
 		after, _ := procCPU(pid)
 		cpu += after - before
+		time.Sleep(500 * time.Millisecond)
+		before, _ = procCPU(pid)
+		time.Sleep(time.Second)
+		after, _ = procCPU(pid)
+		idle += after - before
 		tmux("kill-server")
 	}
 	n := float64(b.N)
 	b.ReportMetric(float64(firstFrame.Microseconds())/1000/n, "first-frame-ms")
 	b.ReportMetric(float64(baseline.Microseconds())/1000/n, "print-baseline-ms")
 	b.ReportMetric(float64(cpu.Milliseconds())/n, "cpu-ms-20k-chunks")
+	b.ReportMetric(float64(idle.Milliseconds())/n, "idle-cpu-ms-per-s")
 	b.ReportMetric(0, "ns/op")
 }
 
