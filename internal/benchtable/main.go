@@ -134,6 +134,9 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 		fmt.Fprintf(b, "\nA 20,000-chunk stream: CPU **%.2f×** curl's in print mode (goal ≤ 1.1), **%.2f×** in the REPL (≤ 1.5; the REPL's figure is the turn alone, curl's includes its start)\n",
 			cpu, med("TUI", "cpu-ms-20k-chunks")/med("BinaryStream20000", "curl-cpu-ms/op"))
 	}
+	if v := values[key{"TUI", "idle-cpu-ms-per-s"}]; len(v) > 0 {
+		fmt.Fprintf(b, "\nThe REPL waiting for input: **%.1f ms** of CPU a second (a second's window after each 20,000-chunk answer; what is left is the blinking cursor's frames)\n", median(v))
+	}
 	if v := values[key{"TUILongSession", "rss-MB-turn10"}]; len(v) > 0 {
 		b.WriteString("\nA long REPL session (tmux, a tool call every tenth turn, compacted as it grows): turn, RSS, keystroke to frame\n\n")
 		for _, turn := range []int{10, 100, 1000, 2500, 5000} {
