@@ -1,9 +1,10 @@
 package listener
 
 import (
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatrepl/chat/internal/textbuf"
 )
 
 // RateLimited wraps a listener that is slow to redraw (a screen) and hands
@@ -35,7 +36,7 @@ type queued struct {
 	ev  Event
 	// text collects the joined deltas; a builder, because joining by
 	// string concatenation would copy the frame's text once per delta.
-	text *strings.Builder
+	text *textbuf.Builder
 }
 
 // NewRateLimited delivers to inner at most perSecond flushes a second.
@@ -104,7 +105,7 @@ func (c *rateCore) coalesce(key *byte, e Event) bool {
 		return false
 	}
 	if last.text == nil {
-		last.text = &strings.Builder{}
+		last.text = &textbuf.Builder{}
 		last.text.WriteString(first)
 	}
 	last.text.WriteString(text)
@@ -113,7 +114,7 @@ func (c *rateCore) coalesce(key *byte, e Event) bool {
 	// result keeps its own head and tail).
 	if _, ok := e.(ToolOutput); ok && last.text.Len() > maxToolOutputQueued {
 		keep := last.text.String()[last.text.Len()-maxToolOutputQueued/2:]
-		last.text = &strings.Builder{}
+		last.text = &textbuf.Builder{}
 		last.text.WriteString(keep)
 	}
 	return true

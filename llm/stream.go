@@ -7,13 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/session"
+
+	"github.com/chatrepl/chat/internal/textbuf"
 )
 
 // wireBody is the part of an answer we read: a streamed chunk (its
@@ -158,7 +159,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 	defer stream.Close()
 
 	var (
-		text, reasoning strings.Builder
+		text, reasoning textbuf.Builder
 		calls           Assembler
 		finished        bool
 		chunks          = newChunkDecoder()

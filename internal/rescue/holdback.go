@@ -1,6 +1,10 @@
 package rescue
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/chatrepl/chat/internal/textbuf"
+)
 
 // Holdback sits between a stream and the screen: it passes text on as it
 // comes, but holds back what may turn out to be a call written as text
@@ -8,7 +12,7 @@ import "strings"
 // that is rescued is never shown as text, and text that is not a call is
 // shown when the answer ends (Held).
 type Holdback struct {
-	text    strings.Builder
+	text    textbuf.Builder
 	shown   int  // bytes of text passed on
 	holding bool // from shown on, everything is held
 }
