@@ -2,6 +2,8 @@
 // go-openai: a Request (history, tool specs, options) goes out, and a stream
 // of normalized Chunks (text, reasoning, tool-call deltas, usage, finish)
 // comes back through a callback, then the assembled Response.
+// Text and reasoning chunks that were read from the network together are
+// joined into one (never waiting for the next to arrive).
 //
 // It owns retries (429 with Retry-After, 5xx and connection errors before
 // the first token, at most MaxRetries, each announced to the caller), the

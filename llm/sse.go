@@ -119,9 +119,33 @@ func (n *sseNormalizer) readRest() ([]byte, error) {
 
 func (n *sseNormalizer) Close() error { return n.body.Close() }
 
-// normalizeStream wraps an event-stream body; other bodies pass as they are.
-func normalizeStream(resp *http.Response, sawDone *bool) {
-	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = newSSENormalizer(resp.Body, sawDone)
+// eventReady reports whether the stream's next event is already read from
+// the network: a whole data (or llama.cpp error) line in the buffer, so
+// reading it will not wait. Separators, comments and fields do not count.
+func (n *sseNormalizer) eventReady() bool {
+	if n.err != nil || n.partial {
+		return false
 	}
+	buf, _ := n.src.Peek(n.src.Buffered())
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return false
+		}
+		if bytes.HasPrefix(buf, []byte("data:")) || bytes.HasPrefix(buf, []byte("error:")) {
+			return true
+		}
+		buf = buf[i+1:]
+	}
+}
+
+// normalizeStream wraps an event-stream body; other bodies pass as they
+// are (nil then).
+func normalizeStream(resp *http.Response, sawDone *bool) *sseNormalizer {
+	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		n := newSSENormalizer(resp.Body, sawDone)
+		resp.Body = n
+		return n
+	}
+	return nil
 }

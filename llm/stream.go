@@ -163,17 +163,47 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		calls           Assembler
 		finished        bool
 		chunks          = newChunkDecoder()
+		batch           deltaBatch
 	)
 	size := 0
-	emit := func(ch Chunk) error {
-		started = true
-		if size += len(ch.Text) + len(ch.ToolCall.Arguments); size > c.cfg.MaxAnswerBytes {
+	count := func(n int) error {
+		if size += n; size > c.cfg.MaxAnswerBytes {
 			return fmt.Errorf("%w: %s sent more than %d MiB in one answer; chat stopped reading it", ErrAnswerTooLarge, c.url, c.cfg.MaxAnswerBytes>>20)
 		}
+		return nil
+	}
+	emit := func(ch Chunk) error {
+		started = true
 		if h.Chunk == nil {
 			return nil
 		}
 		return h.Chunk(ch)
+	}
+	flush := func() error {
+		if ch, ok := batch.take(); ok {
+			return emit(ch)
+		}
+		return nil
+	}
+	// pass puts a piece of text or reasoning in the batch, passing on
+	// first a batch of the other kind.
+	pass := func(kind ChunkKind, s string) error {
+		if err := count(len(s)); err != nil {
+			return err
+		}
+		if !batch.add(kind, s) {
+			if err := flush(); err != nil {
+				return err
+			}
+			batch.add(kind, s)
+		}
+		return nil
+	}
+	// fail passes on what was read before the error, as it would have
+	// been without the batch.
+	fail := func(err error) (Response, bool, error) {
+		_ = flush()
+		return resp, started, err
 	}
 	defer func() {
 		resp.Content, resp.Reasoning, resp.ToolCalls = text.String(), reasoning.String(), calls.Calls()
@@ -184,14 +214,14 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 			break
 		}
 		if rerr != nil {
-			return resp, started, c.wrap(ctx, rerr, x)
+			return fail(c.wrap(ctx, rerr, x))
 		}
 		wc, jerr := chunks.decode(raw)
 		if jerr != nil {
-			return resp, started, fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clipBytes(raw, 120))
+			return fail(fmt.Errorf("%w from %s: %v in %q", ErrMalformed, c.url, jerr, clipBytes(raw, 120)))
 		}
 		if err := wc.apiError(c.url); err != nil {
-			return resp, started, err
+			return fail(err)
 		}
 		if wc.Usage != nil {
 			// Some servers send usage twice or on the finish chunk: the
@@ -202,19 +232,25 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 			d := ch.Delta
 			if r := d.reasoning(); r != "" {
 				reasoning.WriteString(r)
-				if err := emit(Chunk{Kind: ChunkReasoning, Text: r}); err != nil {
-					return resp, started, err
+				if err := pass(ChunkReasoning, r); err != nil {
+					return fail(err)
 				}
 			}
 			if d.Content.Text != "" {
 				text.WriteString(d.Content.Text)
-				if err := emit(Chunk{Kind: ChunkText, Text: d.Content.Text}); err != nil {
-					return resp, started, err
+				if err := pass(ChunkText, d.Content.Text); err != nil {
+					return fail(err)
 				}
 			}
 			for _, tc := range d.ToolCalls {
 				delta := tc.delta()
 				calls.Add(delta)
+				if err := count(len(delta.Arguments)); err != nil {
+					return fail(err)
+				}
+				if err := flush(); err != nil {
+					return resp, started, err
+				}
 				if err := emit(Chunk{Kind: ChunkToolCall, ToolCall: delta}); err != nil {
 					return resp, started, err
 				}
@@ -224,6 +260,14 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 				resp.FinishReason = *ch.FinishReason
 			}
 		}
+		if !x.eventReady() {
+			if err := flush(); err != nil {
+				return resp, started, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return resp, started, err
 	}
 	// A clean end counts when the server said it was done: a finish_reason
 	// (Cerebras sends no [DONE]) or [DONE] (some servers omit the reason).

@@ -65,7 +65,12 @@ type exchange struct {
 	retryAfter time.Duration
 	body       []byte // a JSON answer or an error body, as received
 	sawDone    bool   // the stream ended with data: [DONE]
+	// stream is the event stream's normalizer (nil for other answers).
+	stream *sseNormalizer
 }
+
+// eventReady reports whether the stream's next event is already read.
+func (x *exchange) eventReady() bool { return x.stream != nil && x.stream.eventReady() }
 
 func withExchange(ctx context.Context) (context.Context, *exchange) {
 	x := &exchange{}
@@ -90,7 +95,7 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	if d.idle > 0 && resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		resp.Body = newIdleBody(resp.Body, d.idle, x)
 	}
-	normalizeStream(resp, &x.sawDone)
+	x.stream = normalizeStream(resp, &x.sawDone)
 	switch {
 	case resp.StatusCode >= 400:
 		x.retryAfter = parseRetryAfter(resp.Header, time.Now())
