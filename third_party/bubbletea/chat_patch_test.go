@@ -186,3 +186,41 @@ func TestIdleRendererStopsTicking(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestWokenRendererDrawsAtOnce checks chat's patch: the first change after
+// the renderer stopped ticking is drawn when it happens, not a tick later
+// (here a second: upstream's ticker, never stopped, would draw it at its
+// next tick, up to a second away).
+func TestWokenRendererDrawsAtOnce(t *testing.T) {
+	r := &countingRenderer{}
+	p := NewProgram(&frameModel{}, WithOutput(&bytes.Buffer{}), WithInput(&bytes.Buffer{}), WithFPS(1))
+	p.renderer = r
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	defer func() {
+		p.Quit()
+		<-done
+	}()
+
+	// Stopped: no flush for more than a tick.
+	for quiet, deadline := false, time.Now().Add(20*time.Second); !quiet; {
+		if time.Now().After(deadline) {
+			t.Fatal("the renderer never stopped ticking")
+		}
+		before, _ := r.state()
+		time.Sleep(1200 * time.Millisecond)
+		after, _ := r.state()
+		quiet = after == before
+	}
+	sent := time.Now()
+	p.Send(KeyPressMsg{Code: 'x', Text: "x"})
+	for {
+		if _, drawn := r.state(); drawn == "frame:x;" {
+			break
+		}
+		if time.Since(sent) > 500*time.Millisecond {
+			t.Fatal("the first change after the renderer stopped waited for a tick")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1526,6 +1526,8 @@ func (p *Program) startRenderer() {
 				// written and no message came, everything is drawn; the
 				// ticker stops until something changes, instead of waking
 				// the program 60 times a second to find nothing to draw.
+				// The first change after is drawn at once (nothing was
+				// drawn for a tick), the next ones at the ticker's pace.
 				select {
 				case <-p.changed:
 					continue
@@ -1536,6 +1538,8 @@ func (p *Program) startRenderer() {
 				case <-p.rendererDone:
 					return
 				case <-p.changed:
+					_ = p.flush()
+					_ = p.renderer.flush(false)
 					p.ticker.Reset(framerate)
 				}
 			}
