@@ -17,11 +17,11 @@ import (
 // text whole and the kinds apart.
 func TestChunksReadTogetherArePassedOnTogether(t *testing.T) {
 	t.Parallel()
-	var body strings.Builder
-	var want strings.Builder
+	var body, want, wantReasoning strings.Builder
 	event := func(delta string) { fmt.Fprintf(&body, "data: {\"choices\":[{\"index\":0,\"delta\":%s}]}\n\n", delta) }
 	for i := range 40 {
 		event(fmt.Sprintf(`{"reasoning_content":"r%d "}`, i))
+		fmt.Fprintf(&wantReasoning, "r%d ", i)
 	}
 	for i := range 200 {
 		event(fmt.Sprintf(`{"content":"t%d "}`, i))
@@ -44,7 +44,7 @@ func TestChunksReadTogetherArePassedOnTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text.String() != want.String() || resp.Content != want.String() || !strings.HasPrefix(reasoning.String(), "r0 r1 ") {
+	if text.String() != want.String() || resp.Content != want.String() || reasoning.String() != wantReasoning.String() {
 		t.Fatalf("text %q\nreasoning %q", text.String(), reasoning.String())
 	}
 	if len(kinds) >= 240/4 {
