@@ -134,6 +134,10 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 		fmt.Fprintf(b, "\nA 20,000-chunk stream: CPU **%.2f×** curl's in print mode (goal ≤ 1.1), **%.2f×** in the REPL (≤ 1.5; the REPL's figure is the turn alone, curl's includes its start)\n",
 			cpu, med("TUI", "cpu-ms-20k-chunks")/med("BinaryStream20000", "curl-cpu-ms/op"))
 	}
+	if ours, theirs := med("BinaryStream20000", "cpu-ms/op")-med("BinaryHello", "cpu-ms/op"), med("BinaryStream20000", "curl-cpu-ms/op")-med("BinaryHello", "curl-cpu-ms/op"); ours > 0 && theirs > 0 {
+		fmt.Fprintf(b, "\nThe chunks alone, print mode (the 20,000-chunk answer's CPU less a one-line answer's, each client's): **%.2f×** curl's; start-up, the one-line answer's CPU: %.2f×\n",
+			ours/theirs, med("BinaryHello", "cpu-ms/op")/med("BinaryHello", "curl-cpu-ms/op"))
+	}
 	if v := values[key{"TUI", "idle-cpu-ms-per-s"}]; len(v) > 0 {
 		fmt.Fprintf(b, "\nThe REPL waiting for input: **%.1f ms** of CPU a second (a second's window after each 20,000-chunk answer; what is left is the blinking cursor's frames)\n", median(v))
 	}
