@@ -12,9 +12,8 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/chatrepl/chat/internal/clip"
-	"github.com/chatrepl/chat/session"
-
 	"github.com/chatrepl/chat/internal/textbuf"
+	"github.com/chatrepl/chat/session"
 )
 
 // wireBody is the part of an answer we read: a streamed chunk (its

@@ -777,8 +777,9 @@ func (p *Program) handleCommands(cmds chan Cmd) chan struct{} {
 // Bubble Tea messages, update the model and triggers redraws.
 func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 	for {
-		// chat's patch: what the last message changed is drawn by the
-		// renderer's next tick (see startRenderer).
+		// chat's patch: what the last message changed is drawn at the
+		// renderer's next tick, or at once if it stopped ticking (see
+		// startRenderer).
 		p.markChanged()
 		select {
 		case <-p.ctx.Done():
