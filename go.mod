@@ -89,3 +89,5 @@ replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 replace golang.org/x/net => ./third_party/x-net
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+replace go.yaml.in/yaml/v3 => ./third_party/yaml
