@@ -91,3 +91,5 @@ replace golang.org/x/net => ./third_party/x-net
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 
 replace go.yaml.in/yaml/v3 => ./third_party/yaml
+
+replace github.com/BurntSushi/toml => ./third_party/toml
