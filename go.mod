@@ -94,3 +94,5 @@ replace github.com/BurntSushi/toml => ./third_party/toml
 replace github.com/go-git/go-git/v5 => ./third_party/go-git
 
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
+
+replace github.com/dlclark/regexp2 => ./third_party/regexp2

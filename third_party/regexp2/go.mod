@@ -1,0 +1,3 @@
+module github.com/dlclark/regexp2
+
+go 1.21
