@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 
+	// First, so the pages the rest of start-up reads are mapped in bulk.
+	_ "github.com/chatrepl/chat/internal/prefault"
 	"github.com/chatrepl/chat/tool/sandbox"
 )
 
