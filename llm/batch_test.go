@@ -93,3 +93,27 @@ func TestAChunkIsNotHeldForTheNext(t *testing.T) {
 		t.Fatalf("%v, %q", err, shown())
 	}
 }
+
+// TestAFastStreamIsReadInBatches: chunks a server sends faster than they
+// are consumed, each written and flushed alone, are read a batch at a time
+// (see pacedBody), not woken for one by one.
+func TestAFastStreamIsReadInBatches(t *testing.T) {
+	t.Parallel()
+	const chunks = 4000
+	text := strings.Repeat("tok ", chunks)
+	srv := oaitest.New(t, oaitest.Answer{Text: text, Piece: 4})
+	passed := 0
+	resp, err := newClient(srv).Complete(context.Background(), ask("x"), llm.Handler{Chunk: func(llm.Chunk) error {
+		passed++
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != text {
+		t.Fatalf("got %d bytes of %d", len(resp.Content), len(text))
+	}
+	if passed >= chunks/4 {
+		t.Errorf("%d chunks passed on for %d sent as fast as the server could", passed, chunks)
+	}
+}

@@ -90,10 +90,13 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		resp.Body.Close()
 		return nil, fmt.Errorf("%w: %s answered with an HTML page; check the base URL (it usually ends in /v1)", ErrNotOpenAI, d.url)
 	}
-	// The idle clock watches the bytes as they arrive: the normalizer
-	// drops keep-alives, which are activity all the same.
-	if d.idle > 0 && resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		resp.Body = newIdleBody(resp.Body, d.idle, x)
+	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		// The idle clock watches the bytes as they arrive: the normalizer
+		// drops keep-alives, which are activity all the same.
+		if d.idle > 0 {
+			resp.Body = newIdleBody(resp.Body, d.idle, x)
+		}
+		resp.Body = newPacedBody(req.Context(), resp.Body)
 	}
 	x.stream = normalizeStream(resp, &x.sawDone)
 	switch {
