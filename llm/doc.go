@@ -3,7 +3,9 @@
 // of normalized Chunks (text, reasoning, tool-call deltas, usage, finish)
 // comes back through a callback, then the assembled Response.
 // Text and reasoning chunks that were read from the network together are
-// joined into one (never waiting for the next to arrive).
+// joined into one (never waiting for the next to arrive), and a stream
+// that arrives faster than it is consumed is read at most once a
+// millisecond, so more of it is read together (a slower one as it comes).
 //
 // It owns retries (429 with Retry-After, 5xx and connection errors before
 // the first token, at most MaxRetries, each announced to the caller), the
