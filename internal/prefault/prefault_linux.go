@@ -13,7 +13,9 @@ import (
 // packages later.
 const madvPopulateRead = 22
 
-func init() { populate(readOnlyMappings()) }
+// The mapping runs beside the rest of initialisation, on the other
+// processor if there is one, instead of before it.
+func init() { go populate(readOnlyMappings()) }
 
 // span is one mapping of the executable, [start, end).
 type span struct{ start, end uintptr }
