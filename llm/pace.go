@@ -21,7 +21,8 @@ const readInterval = time.Millisecond
 // came, 60–70 ms read a millisecond apart. A stream slower than that (a
 // model's tokens, tens of milliseconds apart) is read as it comes, as
 // before: a read that waited for its data, or filled the buffer, is not
-// followed by a pause, so a chunk is never held longer than a millisecond.
+// followed by a pause, so no chunk waits much more than a millisecond (the
+// timer's grain).
 type pacedBody struct {
 	io.ReadCloser
 	dense bool      // the last read found its data at once
