@@ -21,8 +21,9 @@ const readInterval = time.Millisecond
 // came, 60–70 ms read a millisecond apart. A stream slower than that (a
 // model's tokens, tens of milliseconds apart) is read as it comes, as
 // before: a read that waited for its data, or filled the buffer, is not
-// followed by a pause, so no chunk waits much more than a millisecond (the
-// timer's grain).
+// followed by a pause. A chunk of a dense stream waits a few milliseconds
+// at most: a millisecond's timer fires after 1–2 ms (34 pauses of a
+// 20,000-chunk answer: 1.4 ms on average, 3.5 at most), a fifth of a frame.
 type pacedBody struct {
 	io.ReadCloser
 	dense bool      // the last read found its data at once
