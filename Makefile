@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test acp-client cover bench soak chaos lint fuzz tidy-check clean
+.PHONY: build run demo test cross acp-client cover bench soak chaos lint fuzz tidy-check clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -24,8 +24,15 @@ run: build
 demo: build
 	./$(BIN)/demoserver -demo ./$(BIN)/chat
 
-test: acp-client
+test: acp-client cross
 	$(GO) test -race ./...
+
+# chat and its tests compile for macOS, the BSDs and 32-bit Linux too,
+# where a field's type differs (a stat's mode, a statfs's flags) and
+# Linux-only tests must say so: vet type-checks both, without running.
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) vet ./...
+	GOOS=linux GOARCH=386 $(GO) vet ./...
 
 # The ACP end-to-end test drives chat acp with the TypeScript client
 # library editors use (testdata/acp, pinned by its package-lock.json);

@@ -111,7 +111,8 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 		if err := unix.Fstatat(fd, name, &sys, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			continue
 		}
-		meta := Entry{Mode: fileMode(sys.Mode), Size: sys.Size, MTime: sys.Mtim.Nano(), Ino: sys.Ino}
+		meta := Entry{Mode: fileMode(uint32(sys.Mode)), // a uint16 on macOS and the BSDs
+			Size: sys.Size, MTime: sys.Mtim.Nano(), Ino: sys.Ino}
 		if old, ok := w.prev[childRel]; ok && old.Size == meta.Size && old.MTime == meta.MTime && old.Mode == meta.Mode && old.Ino == meta.Ino {
 			local[childRel] = old
 			continue

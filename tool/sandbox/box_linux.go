@@ -135,7 +135,7 @@ func readOnlyBind(p string) error {
 	flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY)
 	for _, f := range [][2]int64{{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
 		{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME}} {
-		if st.Flags&f[0] != 0 {
+		if int64(st.Flags)&f[0] != 0 { // an int32 on 32-bit systems
 			flags |= uintptr(f[1])
 		}
 	}
