@@ -47,11 +47,9 @@ func parseMaps(maps, exe string) []span {
 		} else {
 			maps = ""
 		}
-		fields := make([]string, 0, 6)
-		for len(fields) < 5 {
-			var f string
-			f, line = nextField(line)
-			fields = append(fields, f)
+		var fields [5]string // range, perms, offset, dev, inode; the path is the rest
+		for i := range fields {
+			fields[i], line = nextField(line)
 		}
 		path := trimSpace(line)
 		if path != exe || len(fields[1]) < 2 || fields[1][0] != 'r' || fields[1][1] == 'w' {
