@@ -13,6 +13,7 @@ require (
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/coder/acp-go-sdk v0.13.0
+	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/jsonschema-go v0.4.3
 	github.com/google/uuid v1.6.0
@@ -26,6 +27,7 @@ require (
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77
 	mvdan.cc/sh/v3 v3.14.1
 )
 
@@ -60,7 +62,6 @@ require (
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
 
 replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
@@ -82,8 +83,6 @@ replace github.com/atotto/clipboard => ./third_party/clipboard
 replace github.com/charmbracelet/x/ansi => ./third_party/x-ansi
 
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
-
-replace golang.org/x/net => ./third_party/x-net
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
+	"kernel.org/pub/linux/libs/security/libcap/psx"
 )
 
 // boxArg marks the re-executed chat that is a box: chat boxArg SPEC.
@@ -56,26 +59,47 @@ func serve(specJSON string) int {
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
 		return fail(ctl, err)
 	}
+	if spec.Engine == Namespaces && !spec.Entered {
+		return launch(ctl, spec)
+	}
 	// Children of commands that outlive them come here to be reaped (when
 	// the box is not already the first process of a PID namespace).
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	var notes []string
-	if spec.Mode != Off {
-		if spec.Namespaces {
-			n, err := enterNamespaces(spec)
-			if err != nil {
-				return fail(ctl, err)
-			}
-			notes = n
+	switch spec.Engine {
+	case Namespaces:
+		n, err := enterNamespaces(spec)
+		if err != nil {
+			return fail(ctl, err)
 		}
+		notes = n
+		spec.TempDir = "/tmp"
+	case Bubblewrap:
+		spec.TempDir = "/tmp" // bwrap mounted the box's own folder there
+	}
+	if spec.Mode != Off {
+		if spec.MaxProcs > 0 {
+			lim := unix.Rlimit{Cur: spec.MaxProcs, Max: spec.MaxProcs}
+			if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
+				notes = append(notes, "no process limit ("+err.Error()+")")
+			}
+		}
+		dropBoundingSet()
 		if err := restrict(spec); err != nil {
 			return fail(ctl, fmt.Errorf("landlock: %w", err))
+		}
+		if err := loadFilter(spec.Engine != LandlockOnly); err != nil {
+			return fail(ctl, err)
 		}
 	}
 	if err := send(ctl, reply{Ready: true, Notes: strings.Join(notes, "; ")}, nil); err != nil {
 		return 1
 	}
-	r := newReaper()
+	tmp := spec.TempDir
+	if spec.Mode == Off {
+		tmp = "" // nothing is confined: the person's own TMPDIR
+	}
+	r := newReaper(tmp)
 	buf := make([]byte, maxMessage) // one buffer: a request is decoded before the next is read
 	for {
 		req, fds, err := receive(ctl, buf)
@@ -91,35 +115,159 @@ func fail(ctl int, err error) int {
 	return 1
 }
 
-// enterNamespaces sets up the mount namespace chat created the box in:
-// a fresh /proc (only the box's processes), loopback up (a test server
-// inside works, nothing outside is reachable), the protected folders
-// read-only and the credential folders hidden. What cannot be done and
-// is not essential comes back as notes.
+// launch starts the box in new namespaces, as a child of this launcher.
+// The launcher is a fresh exec of chat and so dumpable: chat itself is
+// not (its /proc/PID/environ stays closed), and a child it cloned into a
+// user namespace would inherit that, leaving the child's uid_map to root
+// and every other user without namespaces. The launcher then only waits.
+func launch(ctl int, spec Spec) int {
+	spec.Entered = true
+	js, err := json.Marshal(spec)
+	if err != nil {
+		return fail(ctl, err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fail(ctl, err)
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd := exec.Command(self, boxArg, string(js))
+	cmd.Env = os.Environ()
+	cmd.Stderr = os.Stderr
+	cmd.ExtraFiles = []*os.File{os.NewFile(uintptr(ctl), "box-control")}
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Setsid: true, Pdeathsig: syscall.SIGKILL,
+		// A user namespace for root too: the box's capabilities then reach
+		// only what it owns (no device, no module, no host mount).
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+	}
+	if uid != 0 {
+		// The box keeps its own uid (so do the files its commands make) and,
+		// across the exec, the capabilities it needs to set itself up in the
+		// new namespaces; it lets them go before any command runs.
+		cmd.SysProcAttr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP}
+	}
+	// Pdeathsig fires when the thread that started the box ends.
+	runtime.LockOSThread()
+	if err := cmd.Start(); err != nil {
+		return fail(ctl, fmt.Errorf("namespaces: %w", err))
+	}
+	unix.Close(ctl)
+	if err := cmd.Wait(); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// dropBoundingSet clears the ambient capabilities and empties the
+// capability bounding set of every thread, so
+// that a command started as root (root's own chat, or the box's root in a
+// user namespace) gets no capability at exec. Without CAP_SETPCAP (an
+// ordinary user without namespaces) there is nothing to drop.
+func dropBoundingSet() {
+	_, _, _ = psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0)
+	for c := uintptr(0); c <= 63; c++ {
+		if _, _, e := psx.Syscall3(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, c, 0); e == unix.EINVAL || e == unix.EPERM {
+			return // past the last capability, or not ours to drop
+		}
+	}
+}
+
+// enterNamespaces sets up the mount namespace the launcher created the
+// box in: a fresh /proc (only the box's processes), loopback up (a test
+// server inside works, nothing outside is reachable), the box's own
+// folder on /tmp, the protected paths read-only and the credential
+// folders and the session's sockets hidden. What cannot be done and is
+// not essential comes back as notes.
 func enterNamespaces(spec Spec) (notes []string, err error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("private mounts: %w", err)
 	}
-	for _, p := range spec.protectedPaths() {
-		if err := readOnlyBind(p); err != nil {
+	if err := privateTmp(spec); err != nil {
+		return nil, fmt.Errorf("a private /tmp: %w", err)
+	}
+	for _, p := range spec.Protected {
+		if err := readOnlyBind(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("making %s read-only: %w", p, err)
 		}
 	}
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		notes = append(notes, "the box sees the host's /proc ("+err.Error()+")")
 	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil && !errors.Is(err, os.ErrNotExist) {
+		notes = append(notes, "the box shares /dev/shm ("+err.Error()+")")
+	}
 	if err := loopbackUp(); err != nil {
 		notes = append(notes, "no loopback inside the box ("+err.Error()+")")
 	}
 	for _, p := range spec.Hidden {
-		if within(p, spec.Workdir) {
-			continue // hiding it would hide the working directory
+		if within(p, spec.Workdir) || within("/tmp", p) {
+			continue // hiding it would hide the working directory; /tmp is the box's own
 		}
 		if err := hide(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			notes = append(notes, "could not hide "+p+" ("+err.Error()+")")
 		}
 	}
 	return notes, nil
+}
+
+// privateTmp puts the box's own folder on /tmp, then the roots that lay
+// under /tmp (the working directory, often, in tests) back where they
+// were, from handles taken before /tmp was covered.
+func privateTmp(spec Spec) error {
+	if spec.TempDir == "" || spec.TempDir == "/tmp" {
+		return nil
+	}
+	type keep struct {
+		path string
+		fd   int
+	}
+	var kept []keep
+	for _, p := range append([]string{spec.Workdir}, spec.Writable...) {
+		if !within("/tmp", p) {
+			continue
+		}
+		fd, err := unix.Open(p, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		kept = append(kept, keep{p, fd})
+	}
+	if self, err := os.Executable(); err == nil && within("/tmp", self) {
+		// chat itself (a test binary) must stay where the box re-executes it from
+		if fd, err := unix.Open(self, unix.O_PATH|unix.O_CLOEXEC, 0); err == nil {
+			kept = append(kept, keep{self, fd})
+		}
+	}
+	defer func() {
+		for _, k := range kept {
+			unix.Close(k.fd)
+		}
+	}()
+	if err := unix.Mount(spec.TempDir, "/tmp", "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	for _, k := range kept {
+		var st unix.Stat_t
+		if err := unix.Fstat(k.fd, &st); err != nil {
+			return err
+		}
+		var err error
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			err = os.MkdirAll(k.path, 0o700)
+		} else if err = os.MkdirAll(filepath.Dir(k.path), 0o700); err == nil {
+			err = os.WriteFile(k.path, nil, 0o600)
+		}
+		if err != nil {
+			return err
+		}
+		if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", k.fd), k.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("%s: %w", k.path, err)
+		}
+	}
+	return nil
 }
 
 // readOnlyBind mounts p on itself read-only. A remount inside a user
@@ -173,19 +321,25 @@ func loopbackUp() error {
 }
 
 // restrict applies Landlock to the box (every thread), as far as the
-// kernel supports it.
+// kernel supports it. In the Landlock-only box the network is closed by
+// the seccomp filter (UDP too), and reads are granted entry by entry
+// around the hidden paths.
 func restrict(spec Spec) error {
 	cfg := landlock.V11
-	if spec.Namespaces {
-		// The private network namespace already cuts every connection
-		// (UDP and DNS too, which Landlock cannot), and leaves loopback
-		// inside the box working.
-		cfg.HandledAccessNet = 0
-	}
+	cfg.HandledAccessNet = 0 // a private network namespace, or seccomp, closes the network
 	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/pts", "/dev/shm").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+	}
+	if spec.Engine == LandlockOnly {
+		// The person's terminals stay out of reach: reading one steals keys.
+		hidden := append(slices.Clone(spec.Hidden), "/dev/pts", "/dev/tty", "/dev/ptmx", "/dev/console")
+		rules = append(rules, grantAround("/", hidden, landlock.RODirs,
+			landlock.ROFiles)...)
+	} else {
+		rules = append(rules, landlock.RODirs("/"),
+			landlock.RWFiles("/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
+			landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing())
 	}
 	for _, root := range spec.writableRoots() {
 		rules = append(rules, writableRules(spec, root)...)
@@ -194,13 +348,32 @@ func restrict(spec Spec) error {
 }
 
 // writableRules grants writing under root. Without a mount namespace the
-// protected folders cannot be exempted from a grant on their parent, so
-// the working directory's other entries are granted one by one (new
-// entries at its top level then cannot be made).
+// protected paths cannot be exempted from a grant on their parent, so
+// the entries around them are granted one by one (new entries beside a
+// protected path then cannot be made).
 func writableRules(spec Spec, root string) []landlock.Rule {
-	prot := spec.protectedPaths()
-	if spec.Namespaces || root != spec.Workdir || len(prot) == 0 {
+	if spec.Engine != LandlockOnly {
 		return []landlock.Rule{landlock.RWDirs(root).WithRefer().IgnoreIfMissing()}
+	}
+	return grantAround(root, spec.Protected, func(dirs ...string) landlock.FSRule { return landlock.RWDirs(dirs...).WithRefer() },
+		landlock.RWFiles)
+}
+
+// grantAround grants root except the paths in out: where none lies
+// under root, root whole; else each entry of root that is not excluded,
+// descending into the ones that hold an excluded path.
+func grantAround(root string, out []string, dirRule, fileRule func(...string) landlock.FSRule) []landlock.Rule {
+	var below []string
+	for _, p := range out {
+		if within(root, p) {
+			below = append(below, p)
+		}
+	}
+	if len(below) == 0 {
+		return []landlock.Rule{dirRule(root).IgnoreIfMissing()}
+	}
+	if slices.Contains(below, root) {
+		return nil
 	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
@@ -210,11 +383,13 @@ func writableRules(spec Spec, root string) []landlock.Rule {
 	for _, e := range entries {
 		p := filepath.Join(root, e.Name())
 		switch {
-		case slices.Contains(prot, p):
 		case e.IsDir():
-			rules = append(rules, landlock.RWDirs(p).WithRefer().IgnoreIfMissing())
+			rules = append(rules, grantAround(p, below, dirRule, fileRule)...)
+		case slices.Contains(below, p), !e.Type().IsRegular():
+			// A link resolves to a granted place or to none; devices and
+			// sockets are granted by name where a command needs them.
 		default:
-			rules = append(rules, landlock.RWFiles(p).IgnoreIfMissing())
+			rules = append(rules, fileRule(p).IgnoreIfMissing())
 		}
 	}
 	return rules
@@ -231,10 +406,11 @@ func within(dir, p string) bool {
 type reaper struct {
 	mu      sync.Mutex
 	waiting map[int]chan syscall.WaitStatus
+	tmp     string // every command's TMPDIR: the box's own folder
 }
 
-func newReaper() *reaper {
-	r := &reaper{waiting: map[int]chan syscall.WaitStatus{}}
+func newReaper(tmp string) *reaper {
+	r := &reaper{waiting: map[int]chan syscall.WaitStatus{}, tmp: tmp}
 	sig := make(chan os.Signal, 16)
 	signal.Notify(sig, syscall.SIGCHLD)
 	go func() {
@@ -280,11 +456,17 @@ func (r *reaper) run(req request, fds []int) {
 		_ = send(replyFD, reply{Error: err.Error()}, nil)
 		return
 	}
+	env := req.Env
+	if r.tmp != "" {
+		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+r.tmp)
+	}
 	ch := make(chan syscall.WaitStatus, 1)
 	r.mu.Lock()
+	// A session of its own: no controlling terminal, so nothing a command
+	// does reaches the person's (no /dev/tty, no keys pushed into it).
 	pid, err := syscall.ForkExec(req.Argv[0], req.Argv, &syscall.ProcAttr{
-		Dir: req.Dir, Env: req.Env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
-		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		Dir: req.Dir, Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
+		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	})
 	if err == nil {
 		r.waiting[pid] = ch

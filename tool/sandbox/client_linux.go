@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,39 +48,62 @@ type Box struct {
 	once  sync.Once
 }
 
-// Start launches a box for spec: in its own namespaces where the kernel
-// lets this user make them, else with Landlock alone.
+// Start launches a box for spec with the strongest engine that works
+// here: bubblewrap (when spec.Bwrap names it), else namespaces chat makes
+// itself, else Landlock alone. Notes says what a weaker engine lacks.
 func Start(spec Spec) (*Box, error) {
 	if spec.TempDir == "" {
 		spec.TempDir = os.TempDir()
 	}
-	if spec.Mode == Off && os.Getuid() != 0 {
-		// Unconfined commands of a user other than root would need a user
-		// namespace for the PID one, and in it setuid programs (sudo)
-		// fail: they run as children of the box, which reaps and kills
-		// what it can.
+	if err := os.MkdirAll(spec.TempDir, 0o700); err != nil {
+		return nil, err
+	}
+	if spec.Protected == nil {
+		spec.Protected = FindProtected(spec.Workdir)
+	}
+	if spec.Mode == Off {
+		spec.Engine = Plain
 		return start(spec)
 	}
-	spec.Namespaces = true
-	b, err := start(spec)
-	if err != nil {
-		nsErr := err
-		spec.Namespaces = false
-		if b, err = start(spec); err != nil {
-			return nil, err
-		}
-		if spec.Mode != Off {
-			b.notes = strings.TrimPrefix(b.notes+"; ", "; ") + "no namespaces (" + nsErr.Error() + "): the network is cut by Landlock (TCP only), credential folders are not hidden, and new entries at the top of the working directory cannot be made"
-		}
+	var failed []string
+	engines := []Engine{Namespaces, LandlockOnly}
+	if spec.Bwrap != "" {
+		engines = append([]Engine{Bubblewrap}, engines...)
 	}
-	return b, nil
+	if spec.NoNamespaces {
+		engines = []Engine{LandlockOnly}
+		failed = append(failed, "namespaces: not asked for")
+	}
+	for _, e := range engines {
+		spec.Engine = e
+		b, err := start(spec)
+		if err != nil {
+			failed = append(failed, string(e)+": "+err.Error())
+			continue
+		}
+		if e == LandlockOnly {
+			b.notes = join(b.notes, "no namespaces ("+strings.Join(failed, "; ")+"): other processes of yours are visible, new entries beside a protected path cannot be made, and the network is closed whole (loopback too)")
+		} else if e == Namespaces && spec.Bwrap != "" {
+			b.notes = join(b.notes, "bubblewrap did not start ("+strings.Join(failed, "; ")+")")
+		}
+		return b, nil
+	}
+	return nil, errors.New(strings.Join(failed, "; "))
 }
+
+func join(a, b string) string { return strings.TrimPrefix(a+"; "+b, "; ") }
 
 // Notes says what the box could not do, "" when it does everything.
 func (b *Box) Notes() string { return b.notes }
 
+// Engine says what built the box.
+func (b *Box) Engine() Engine { return b.spec.Engine }
+
+// Protected are the paths the box keeps read-only.
+func (b *Box) Protected() []string { return b.spec.Protected }
+
 // Namespaces reports whether the box runs in its own namespaces.
-func (b *Box) Namespaces() bool { return b.spec.Namespaces }
+func (b *Box) Namespaces() bool { return b.spec.Engine == Bubblewrap || b.spec.Engine == Namespaces }
 
 func start(spec Spec) (*Box, error) {
 	self, err := os.Executable()
@@ -96,22 +120,22 @@ func start(spec Spec) (*Box, error) {
 	}
 	theirs := os.NewFile(uintptr(pair[1]), "box-control")
 	cmd := exec.Command(self, boxArg, string(js))
+	if spec.Engine == Bubblewrap {
+		cmd = exec.Command(spec.Bwrap, append(bwrapArgs(spec, self), self, boxArg, string(js))...)
+	}
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	cmd.ExtraFiles = []*os.File{theirs}
-	cmd.Stderr = os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if spec.Namespaces {
-		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
-		if spec.Mode == Off {
-			// No confinement: only a PID namespace, so that every command's
-			// children die with chat.
-			cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID
-		}
-		if uid, gid := os.Getuid(), os.Getgid(); uid != 0 {
-			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
-			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		}
+	// What the box says on its way up is in the error, never on the
+	// person's screen.
+	stderr := &tailBuffer{max: 4 << 10}
+	cmd.Stderr = stderr
+	// A session of its own: no controlling terminal for the box or
+	// anything it starts.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if spec.Engine == Plain && os.Getuid() == 0 {
+		// No confinement: only a PID namespace, so that every command's
+		// children die with chat.
+		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID
 	}
 	b := &Box{spec: spec, ctl: pair[0], done: make(chan struct{}), stop: make(chan struct{})}
 	started := make(chan error, 1)
@@ -143,7 +167,11 @@ func start(spec Spec) (*Box, error) {
 		r, err := readReply(b.ctl)
 		switch {
 		case err != nil:
-			ready <- fmt.Errorf("the sandbox did not start: %w", err)
+			select { // its last words
+			case <-b.done:
+			case <-time.After(2 * time.Second):
+			}
+			ready <- fmt.Errorf("the sandbox did not start: %s", cmp.Or(strings.TrimSpace(stderr.String()), err.Error()))
 		case !r.Ready:
 			ready <- errors.New(r.Error)
 		default:
@@ -161,6 +189,29 @@ func start(spec Spec) (*Box, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
 }
 
 // Close ends the box and every command still running in it.

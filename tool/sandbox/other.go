@@ -29,10 +29,12 @@ type Box struct{}
 // Start fails: there is no sandbox on this system.
 func Start(Spec) (*Box, error) { return nil, errors.New("no sandbox on this system") }
 
-func (*Box) Notes() string    { return "" }
-func (*Box) Namespaces() bool { return false }
-func (*Box) Close()           {}
-func (*Box) Alive() bool      { return false }
+func (*Box) Notes() string       { return "" }
+func (*Box) Namespaces() bool    { return false }
+func (*Box) Engine() Engine      { return Plain }
+func (*Box) Protected() []string { return nil }
+func (*Box) Close()              {}
+func (*Box) Alive() bool         { return false }
 func (*Box) Run(context.Context, []string, []string, string, io.Writer, time.Duration) (int, error) {
 	return 0, errors.New("no sandbox on this system")
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,22 +33,49 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("sandbox mode %q: use workspace-write, read-only or off", s)
 }
 
-// Protected are the folders of the working directory that stay read-only:
-// what is written there runs later, outside any box (git hooks and config,
-// chat's own project settings).
-var Protected = []string{".git", ".chat"}
+// Engine is what builds the box; Start picks the strongest that works.
+type Engine string
+
+const (
+	// Bubblewrap: bwrap makes the namespaces and the mounts; the box adds
+	// seccomp and Landlock inside.
+	Bubblewrap Engine = "bubblewrap"
+	// Namespaces: chat makes the namespaces itself (a user namespace for
+	// every user), then seccomp and Landlock.
+	Namespaces Engine = "namespaces"
+	// LandlockOnly: no namespace could be made; Landlock grants reads and
+	// writes entry by entry and seccomp closes every socket.
+	LandlockOnly Engine = "landlock"
+	// Plain: no confinement (mode off); the box only collects children.
+	Plain Engine = "plain"
+)
 
 // Spec is what a box allows.
 type Spec struct {
 	Mode     Mode     `json:"mode"`
 	Workdir  string   `json:"workdir"`
 	Writable []string `json:"writable,omitempty"` // more roots, besides Workdir
-	TempDir  string   `json:"tempdir,omitempty"`  // chat's temporary directory (writable); Start fills it
+	// TempDir is the box's own temporary directory on the host (a private
+	// folder of the run's): inside a namespaced box it is mounted on /tmp.
+	TempDir string `json:"tempdir,omitempty"`
 	// Hidden are paths that look empty inside the box (folders that hold
-	// credentials); they need the mount namespace.
+	// credentials, sockets of the person's session).
 	Hidden []string `json:"hidden,omitempty"`
-	// Namespaces is set by Start: the box runs in its own namespaces.
-	Namespaces bool `json:"namespaces,omitempty"`
+	// Protected are the paths under Workdir that stay read-only; Start
+	// fills it with FindProtected when it is nil.
+	Protected []string `json:"protected,omitempty"`
+	// Bwrap is bubblewrap's path; "" when there is none.
+	Bwrap string `json:"bwrap,omitempty"`
+	// Engine is set by Start: what built this box.
+	Engine Engine `json:"engine,omitempty"`
+	// Entered is set by the launcher: the box runs in the namespaces the
+	// launcher made.
+	Entered bool `json:"entered,omitempty"`
+	// MaxProcs bounds the processes of the box (a fork bomb stops there).
+	MaxProcs uint64 `json:"max_procs,omitempty"`
+	// NoNamespaces forces the Landlock-only box (tests: the machines where
+	// user namespaces are refused).
+	NoNamespaces bool `json:"no_namespaces,omitempty"`
 }
 
 // writableRoots are the roots a command may write under, absolute and
@@ -65,30 +93,46 @@ func (s Spec) writableRoots() []string {
 	return out
 }
 
-// protectedPaths are the protected folders that exist in the working
-// directory (a .git file of a worktree counts).
-func (s Spec) protectedPaths() []string {
+// DefaultHidden are the usual homes of credentials and of the sockets of
+// the person's session: inside the box they are empty.
+func DefaultHidden(home string) []string {
 	var out []string
-	for _, name := range Protected {
-		p := filepath.Join(s.Workdir, name)
-		if _, err := os.Lstat(p); err == nil {
-			out = append(out, p)
+	if home != "" {
+		for _, p := range []string{".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".config/gcloud",
+			".config/gh", ".password-store", ".netrc", ".git-credentials", ".config/git/credentials", ".pgpass",
+			".npmrc", ".pypirc", ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".terraform.d",
+			".config/hub", ".config/op", ".config/rclone", ".local/share/keyrings", ".mozilla", ".config/google-chrome",
+			".config/chromium", ".config/BraveSoftware", ".bash_history", ".zsh_history", ".histfile",
+			".local/share/fish/fish_history", ".python_history", ".psql_history", ".mysql_history", ".sqlite_history",
+			".node_repl_history", ".lesshst", ".viminfo", ".Xauthority", ".ICEauthority",
+			".config/chat", ".local/share/chat", ".local/state/chat"} {
+			out = append(out, filepath.Join(home, p))
 		}
+	}
+	out = append(out, "/var/run/docker.sock", "/run/docker.sock")
+	// The person's session: systemd's user bus, gpg-agent, rootless Docker,
+	// editors' server sockets.
+	if uid := os.Getuid(); uid != 0 {
+		out = append(out, fmt.Sprintf("/run/user/%d", uid))
+	}
+	if d := os.Getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(d) {
+		out = append(out, d)
 	}
 	return out
 }
 
-// DefaultHidden are the usual homes of credentials under home: inside the
-// box they are empty.
-func DefaultHidden(home string) []string {
-	if home == "" {
-		return nil
+// FindBwrap is bubblewrap's path: configured (which must exist), else
+// the first bwrap on PATH; "" when there is none.
+func FindBwrap(configured string) string {
+	if configured != "" {
+		if fi, err := os.Stat(configured); err == nil && !fi.IsDir() {
+			return configured
+		}
+		return ""
 	}
-	var out []string
-	for _, p := range []string{".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".config/gcloud",
-		".config/gh", ".password-store", ".netrc", ".git-credentials", ".pgpass", ".npmrc", ".pypirc",
-		".config/chat", ".local/share/chat"} {
-		out = append(out, filepath.Join(home, p))
+	p, err := exec.LookPath("bwrap")
+	if err != nil {
+		return ""
 	}
-	return append(out, "/var/run/docker.sock", "/run/docker.sock")
+	return p
 }
