@@ -160,8 +160,10 @@ type ToolsConfig struct {
 //	writable = ["~/.cache/go-build"]  # more roots commands may write under
 //	env_keep = ["GOPRIVATE_TOKEN"]  # secret-looking variables children may still see
 //	hidden = ["~/work/secrets"]     # more paths that look empty inside the sandbox
+//	bwrap = "/usr/bin/bwrap"        # bubblewrap to use (default: bwrap on PATH)
 type SandboxConfig struct {
 	Mode     string   `toml:"mode"`
+	Bwrap    string   `toml:"bwrap"`
 	Writable []string `toml:"writable"`
 	EnvKeep  []string `toml:"env_keep"`
 	Hidden   []string `toml:"hidden"`

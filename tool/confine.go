@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -25,12 +26,19 @@ type Confinement struct {
 	// Env is every child's environment, secrets removed.
 	Env []string
 
-	mu    sync.Mutex
-	boxes map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
+	// Started, when set, hears once what the box in force is, as soon as
+	// the first one has started (before its first command runs).
+	Started func(description string)
+
+	mu     sync.Mutex
+	tmpDir string                // the box's own /tmp, made at the first start
+	said   bool                  // Started was called
+	boxes  map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
 	// retired are boxes of an earlier mode: what still runs in them
 	// finishes there, and Close ends them.
 	retired []*sandbox.Box
 	notes   string
+	engine  sandbox.Engine // of the box in force, once one started
 }
 
 // NewConfinement settles the mode: a box mode where the kernel has
@@ -90,28 +98,56 @@ func (c *Confinement) AsksEveryCommand() bool { return c != nil && c.Unavailable
 // running returns the box (confined) or the plain one, which confines
 // nothing but makes the commands' children die with chat; it starts
 // them (again, if one ended).
+//
+// The protected paths are looked for again at each command: a box made
+// before a .git appeared does not cover it, so a new box is started (what
+// still runs in the old one finishes there).
 func (c *Confinement) running(confined bool) (*sandbox.Box, error) {
+	var protected []string
+	if confined {
+		protected = sandbox.FindProtected(c.Spec.Workdir)
+	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	b, say, err := c.runningLocked(confined, protected)
+	c.mu.Unlock()
+	if say && c.Started != nil {
+		c.Started(c.Describe())
+	}
+	return b, err
+}
+
+func (c *Confinement) runningLocked(confined bool, protected []string) (b *sandbox.Box, say bool, err error) {
 	if b := c.boxes[confined]; b != nil && b.Alive() {
-		return b, nil
+		if !confined || slices.Equal(b.Protected(), protected) {
+			return b, false, nil
+		}
+		c.retired = append(c.retired, b)
 	}
 	spec := c.Spec
 	if !confined {
 		spec = sandbox.Spec{Mode: sandbox.Off, Workdir: c.Spec.Workdir}
+	} else {
+		if c.tmpDir == "" {
+			// Private to the run: the box's /tmp, where nothing of the
+			// person's session (sockets, the editor's file) is.
+			if c.tmpDir, err = os.MkdirTemp("", "chat-box-"); err != nil {
+				return nil, false, err
+			}
+		}
+		spec.TempDir, spec.Protected, spec.MaxProcs = c.tmpDir, protected, sandbox.ProcessLimit()
 	}
-	b, err := sandbox.Start(spec)
-	if err != nil {
-		return nil, err
+	if b, err = sandbox.Start(spec); err != nil {
+		return nil, false, err
 	}
 	if c.boxes == nil {
 		c.boxes = map[bool]*sandbox.Box{}
 	}
 	c.boxes[confined] = b
 	if confined {
-		c.notes = b.Notes()
+		c.notes, c.engine = b.Notes(), b.Engine()
+		say, c.said = !c.said, true
 	}
-	return b, nil
+	return b, say, nil
 }
 
 // Close ends the box and whatever still runs in it.
@@ -126,6 +162,9 @@ func (c *Confinement) Close() {
 	}
 	for _, b := range c.retired {
 		b.Close()
+	}
+	if c.tmpDir != "" {
+		_ = os.RemoveAll(c.tmpDir)
 	}
 }
 
@@ -142,7 +181,9 @@ func (c *Confinement) State(p *Policy) string {
 	return p.State("run_shell", false)
 }
 
-// Describe is one line for /tools and the start notice.
+// Describe is one line for /tools and the start notice: which box is in
+// force and what it lets a command do. It starts the box to know: what
+// it says is what the kernel gave, never what was asked for.
 func (c *Confinement) Describe() string {
 	switch {
 	case c == nil || c.Wanted == sandbox.Off:
@@ -151,22 +192,48 @@ func (c *Confinement) Describe() string {
 		return "NO SANDBOX: " + c.Unavailable + "; every command asks before it runs (unconfined)"
 	}
 	c.mu.Lock()
-	notes, mode := c.notes, c.Mode
+	engine := c.engine
 	c.mu.Unlock()
-	s := "sandbox " + string(mode) + ": "
+	if engine == "" {
+		if _, err := c.running(true); err != nil {
+			return "sandbox " + string(c.current()) + ": the box did not start (" + err.Error() + "); commands fail until it does"
+		}
+	}
+	c.mu.Lock()
+	notes, mode, engine := c.notes, c.Mode, c.engine
+	c.mu.Unlock()
+	s := "sandbox " + string(mode) + " (" + engineName(engine) + "): "
 	if mode == sandbox.ReadOnly {
 		s += "commands run without asking and can write nowhere"
 	} else {
-		s += "commands run without asking; they write only in the working directory (not .git/ or .chat/), the temporary directory"
+		s += "commands run without asking; they write only in the working directory (not .git/, .chat/ or .envrc), their own /tmp"
 		if len(c.Spec.Writable) > 0 {
 			s += ", " + strings.Join(c.Spec.Writable, ", ")
 		}
 	}
-	s += "; no network; no secrets in their environment"
+	s += "; no network (TCP, UDP and unix sockets refused); credential folders hidden; no secrets in their environment"
+	if engine == sandbox.LandlockOnly {
+		s += "; other processes visible, and what a command leaves running in the background may outlive chat"
+	}
 	if notes != "" {
 		s += " (" + notes + ")"
 	}
+	if engine != sandbox.Bubblewrap && c.Spec.Bwrap == "" {
+		s += "; installing bubblewrap (apt install bubblewrap) makes the box stronger where namespaces are restricted"
+	}
 	return s
+}
+
+func engineName(e sandbox.Engine) string {
+	switch e {
+	case sandbox.Bubblewrap:
+		return "bubblewrap + seccomp + Landlock"
+	case sandbox.Namespaces:
+		return "namespaces + seccomp + Landlock"
+	case sandbox.LandlockOnly:
+		return "Landlock + seccomp only: no namespaces"
+	}
+	return string(e)
 }
 
 // secretWords mark an environment variable as a secret by its name.

@@ -144,12 +144,20 @@ func (s RunShell) env() []string {
 	return s.Shell.Env
 }
 
+// runBoxed runs a command in the box. What it made that would make git
+// (or direnv, or chat) run a program later, outside any box, is undone
+// right after it, and the output says so to the model and the person.
 func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput) (int, error) {
+	guard := sandbox.GuardRepos(s.root())
 	box, err := s.Shell.running(true)
 	if err != nil {
 		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
 	}
-	return s.runIn(ctx, box, command, out)
+	status, err := s.runIn(ctx, box, command, out)
+	if undone := guard.Undo(); len(undone) > 0 {
+		_, _ = out.Write([]byte("[chat undid what this command made that would run a program outside the sandbox: " + strings.Join(undone, ", ") + "]\n"))
+	}
+	return status, err
 }
 
 // runIn runs a command with bash in a box.

@@ -80,7 +80,14 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		SwitchAgent: func(name string) error { return w.switchAgent(cfg, name) },
 		// The first frame does not wait for a server to start: they connect
 		// behind it, and their tools join as they come.
-		Listening: func() { w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }) },
+		// The box starts behind the first frame too, and its notice says
+		// which box is in force before anything runs in it.
+		Listening: func() {
+			if w.shell.Boxed() {
+				go w.shell.Describe()
+			}
+			w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
+		},
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err

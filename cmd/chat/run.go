@@ -116,7 +116,8 @@ func confinement(d deps, cfg config.Config, wd string) (*tool.Confinement, error
 	hidden := append(sandbox.DefaultHidden(home), expandPaths(append(cfg.Sandbox.Hidden,
 		xdg.Config.Chat(d.getenv), xdg.Data.Chat(d.getenv), xdg.State.Chat(d.getenv)), home)...)
 	slices.Sort(hidden)
-	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden)}
+	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden),
+		Bwrap: sandbox.FindBwrap(cfg.Sandbox.Bwrap)}
 	return tool.NewConfinement(spec, childEnv(d, cfg)), nil
 }
 
@@ -256,6 +257,9 @@ func wire(ctx context.Context, d deps, o *rootOptions, cfg config.Config, change
 	if shell.AsksEveryCommand() {
 		fmt.Fprintf(d.stderr, "chat: %s\n", shell.Describe())
 	}
+	// Which box is in force, said once, when the first one has started:
+	// before the first command runs (print mode's stderr, --json, the REPL).
+	shell.Started = func(s string) { ls.Emit(listener.Notice{Text: s}) }
 	full.Approver = approver
 	if approver != nil && w.voice.hooks.Has("Notification") {
 		full.Approver = notifying{approver, w.voice.hooks}

@@ -395,12 +395,6 @@ func grantAround(root string, out []string, dirRule, fileRule func(...string) la
 	return rules
 }
 
-// within reports whether p is dir or under it.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
 // reaper starts commands and collects every child's exit, including
 // orphans that come to the box, so none is left a zombie.
 type reaper struct {

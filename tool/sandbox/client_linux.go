@@ -302,3 +302,34 @@ func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Wr
 	}
 	return r.Exit, nil
 }
+
+// spareProcesses is how many processes a box may add to those the user
+// already runs: a fork bomb stops there, a parallel build does not.
+const spareProcesses = 1024
+
+// ProcessLimit is the box's RLIMIT_NPROC: the processes this user runs
+// now (the kernel counts them all, in the box or not) and spareProcesses
+// more; 0 (no limit) where they cannot be counted.
+func ProcessLimit() uint64 {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	uid := uint32(os.Getuid())
+	var n uint64
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Stat("/proc/"+e.Name(), &st) == nil && st.Uid == uid {
+			n++
+		}
+	}
+	limit := n + spareProcesses
+	var cur unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NPROC, &cur) == nil && cur.Cur < limit {
+		return 0 // already tighter
+	}
+	return limit
+}

@@ -38,3 +38,6 @@ func (*Box) Alive() bool         { return false }
 func (*Box) Run(context.Context, []string, []string, string, io.Writer, time.Duration) (int, error) {
 	return 0, errors.New("no sandbox on this system")
 }
+
+// ProcessLimit: no box, no limit.
+func ProcessLimit() uint64 { return 0 }

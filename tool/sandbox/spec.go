@@ -136,3 +136,9 @@ func FindBwrap(configured string) string {
 	}
 	return p
 }
+
+// within reports whether p is dir or under it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
