@@ -239,3 +239,61 @@ func TestAttacksFailAsEveryUser(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxCommandTellsTheTruth: chat sandbox, as root and as an
+// ordinary user, with bubblewrap and with it pointing nowhere, names the
+// engine in force and finds every probe refused in the namespaced
+// engines, and the Landlock-only box's two weaknesses.
+func TestSandboxCommandTellsTheTruth(t *testing.T) {
+	t.Parallel()
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no Landlock here")
+	}
+	for _, u := range asuser.Both(t) {
+		for _, bwrap := range []string{"", "/nonexistent/bwrap"} {
+			t.Run(fmt.Sprintf("%s/bwrap=%q", u.Name, bwrap), func(t *testing.T) {
+				t.Parallel()
+				home := asuser.DirIn(t, "/var/tmp", asuser.Current())
+				if bwrap != "" {
+					writeConfig(t, home, fmt.Sprintf("[sandbox]\nbwrap = %q\n", bwrap))
+				}
+				asuser.Give(t, u, home)
+				cmd := exec.Command(asuser.Executable(t, u, chatBin), "sandbox")
+				cmd.Dir = home
+				cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+				if u.UID != os.Getuid() {
+					cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.Credential()}
+				}
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				text := string(out)
+				want := "run in: namespaces chat makes itself"
+				if bwrap == "" && sandbox.FindBwrap("") != "" {
+					want = "run in: bubblewrap"
+				}
+				if !strings.Contains(text, want) {
+					t.Fatalf("want %q:\n%s", want, text)
+				}
+				for _, line := range strings.Split(text, "\n") {
+					fields := strings.Fields(line)
+					if len(fields) < 3 || !strings.Contains(text, "landlock") {
+						continue
+					}
+					// The columns but the last (Landlock alone) refuse everything.
+					for _, cell := range fields[len(fields)-3 : len(fields)-1] {
+						if cell == "CAN" {
+							t.Errorf("a namespaced box lets a command %s", line)
+						}
+					}
+				}
+				for _, row := range []string{"see chat's process", "outlive chat"} {
+					if !strings.Contains(text, row) {
+						t.Errorf("no row %q:\n%s", row, text)
+					}
+				}
+			})
+		}
+	}
+}

@@ -161,7 +161,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
-	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSessionsCmd(d, o), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o, nil),
+	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSandboxCmd(d, o), newSessionsCmd(d, o), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o, nil),
 		newCheckpointsCmd(d, o, nil), newRewindCmd(d, o, nil), newHooksCmd(d, o), newACPCmd(d, o, nil))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
