@@ -249,7 +249,11 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 		if len(r.Why) > 0 {
 			why = " (" + strings.Join(r.Why, "; ") + ")"
 		}
-		return Decision{Verdict: Deny, Reason: r.Tool + " needs the user's approval" + why + ", and nobody can give it in this mode (the user can rerun with --yes or allow the tool in the config)"}, nil
+		how := "the user can rerun with --yes or allow the tool in the config"
+		if mustAsk {
+			how = "only the user can allow it, each time, where chat can ask them (the REPL or an editor); --yes does not cover it"
+		}
+		return Decision{Verdict: Deny, Reason: r.Tool + " needs the user's approval" + why + ", and nobody can give it in this mode (" + how + ")"}, nil
 	}
 	if len(r.Why) == 0 && !r.Review.AskAlways {
 		r.Always = dedupe(needs)

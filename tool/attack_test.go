@@ -361,7 +361,8 @@ func TestApprovedWriteKeepsItsPath(t *testing.T) {
 // TestMetadataFetchIsThePersonsCall: cloud metadata (169.254.169.254, a
 // link-local address, a metadata name, or a name that resolves to one)
 // is asked every time: --yes, allow lists and hooks do not cover it, and
-// where nobody can answer it is refused. A private address only warns.
+// where nobody can answer it is refused. So is a loopback or private
+// address, or a name that resolves to one: the person's own services.
 func TestMetadataFetchIsThePersonsCall(t *testing.T) {
 	t.Parallel()
 	rebind := FetchURL{Lookup: func(context.Context, string) ([]net.IPAddr, error) {
@@ -386,8 +387,32 @@ func TestMetadataFetchIsThePersonsCall(t *testing.T) {
 	}
 	for _, private := range []string{"10.0.0.1", "fd00::1"} {
 		rv := reviewURL(&url.URL{Scheme: "http", Host: net.JoinHostPort(private, "80")})
-		if !strings.Contains(rv.Warning, "a private address") || rv.PersonOnly != "" {
+		if !strings.Contains(rv.Warning, "a private address") || rv.PersonOnly == "" {
 			t.Errorf("%s: %+v", private, rv)
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "LOCAL-SECRET") }))
+	defer srv.Close()
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	toLoopback := FetchURL{Lookup: func(context.Context, string) ([]net.IPAddr, error) {
+		return []net.IPAddr{{IP: net.ParseIP("127.0.0.1")}}, nil
+	}}
+	for _, target := range []string{srv.URL, "http://localhost:" + port, "http://[::1]:" + port, "http://rebinds.example:" + port} {
+		set := NewSet(toLoopback)
+		set.Policy = &Policy{AllowAll: true, AllowTools: []string{"fetch_url"}}
+		r := call(set, "fetch_url", map[string]any{"url": target})
+		if r.Err == nil || strings.Contains(r.Content, "LOCAL-SECRET") || !strings.Contains(r.Content, "--yes does not cover it") {
+			t.Errorf("%s under --yes: %+v", target, r)
+		}
+		asked := 0
+		set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
+			asked++
+			return Decision{Verdict: Deny, Reason: "no"}, nil
+		})
+		call(set, "fetch_url", map[string]any{"url": target})
+		call(set, "fetch_url", map[string]any{"url": target})
+		if asked != 2 {
+			t.Errorf("%s: asked %d times for two fetches", target, asked)
 		}
 	}
 }

@@ -272,6 +272,8 @@ func TestFetchURL(t *testing.T) {
 	defer srv.Close()
 	set := NewSet(FetchURL{})
 	set.Policy = &Policy{AllowTools: []string{"fetch_url"}}
+	// A loopback server is the person's call each time: here they say yes.
+	set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) { return Decision{Verdict: Allow}, nil })
 	r := dispatch(set, "fetch_url", map[string]any{"url": srv.URL + "/page"})
 	if r.Err != nil || r.Content != "Title\nFirst para .\nSecond." {
 		t.Fatalf("%q", r.Content)
@@ -289,7 +291,7 @@ func TestFetchURL(t *testing.T) {
 		t.Fatal(r.Content)
 	}
 	quick := NewSet(FetchURL{})
-	quick.Policy = set.Policy
+	quick.Policy, quick.Approver = set.Policy, set.Approver
 	quick.SetTimeout("fetch_url", 100*time.Millisecond)
 	if r = dispatch(quick, "fetch_url", map[string]any{"url": srv.URL + "/slow"}); r.ErrType != ErrTypeTimeout {
 		t.Fatal(r)

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,11 +84,14 @@ func reviewURL(u *url.URL) Review {
 	case ip != nil:
 		pin.ips = []net.IP{ip}
 		if kind := localKind(ip); kind != "" {
+			// The person's own services (a dev server, a database's HTTP
+			// port, the router): theirs to open, each time, --yes or not.
 			r.Warning = fmt.Sprintf("%s is %s address: a fetch can reach services that are not public", host, kind)
+			r.PersonOnly = cmp.Or(metadataReason(host, ip), r.Warning)
 		}
-		r.PersonOnly = metadataReason(host, ip)
 	case host == "localhost" || strings.HasSuffix(host, ".localhost"):
 		r.Warning = host + " is a loopback address: a fetch can reach services that are not public"
+		r.PersonOnly = r.Warning
 	default:
 		r.PersonOnly = metadataReason(host, nil)
 	}
@@ -148,7 +152,7 @@ func (f FetchURL) resolve(ctx context.Context, u *url.URL, rv Review) (*hostPin,
 			again := Review{NeedsApproval: true, Summary: "fetch " + u.String(), Target: u.String(),
 				Warning:    fmt.Sprintf("%s resolves to %s address (%s): a fetch can reach services that are not public", host, kind, ip),
 				Grants:     []Grant{{Kind: GrantHost, Value: pin.hostport + " at " + strings.TrimPrefix(kind, "a ") + " address"}},
-				PersonOnly: metadataReason(host+" ("+ip.String()+")", ip)}
+				PersonOnly: cmp.Or(metadataReason(host+" ("+ip.String()+")", ip), host+" is "+kind+" address")}
 			if err := Authorize(ctx, again); err != nil {
 				return nil, err
 			}

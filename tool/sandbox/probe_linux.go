@@ -245,4 +245,3 @@ func pidsNamed(name string) []int {
 	}
 	return out
 }
-
