@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -246,7 +247,7 @@ func ChildEnv(environ, keep, secretValues []string) []string {
 	var out []string
 	for _, kv := range environ {
 		name, value, _ := strings.Cut(kv, "=")
-		if !slices.Contains(keep, name) && (secretName(name) || isSecretValue(value, secretValues)) {
+		if !slices.Contains(keep, name) && (secretName(name) || isSecretValue(value, secretValues) || carriesPassword(value)) {
 			continue
 		}
 		out = append(out, kv)
@@ -259,6 +260,19 @@ func secretName(name string) bool {
 	for _, w := range secretWords {
 		if strings.Contains(up, w) {
 			return true
+		}
+	}
+	return false
+}
+
+// carriesPassword spots a URL with a password in it, under any name
+// (DATABASE_URL, HTTPS_PROXY, a REDIS_URL …): scheme://user:pass@host.
+func carriesPassword(v string) bool {
+	for _, field := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == ';' }) {
+		if u, err := url.Parse(field); err == nil && u.User != nil {
+			if _, ok := u.User.Password(); ok {
+				return true
+			}
 		}
 	}
 	return false
