@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -279,8 +280,15 @@ func (m *Model) submit(inject bool) tea.Cmd {
 func (m *Model) openEditor() tea.Cmd {
 	text := m.input.text()
 	return func() tea.Msg {
-		f, err := os.CreateTemp("", "chat-input-*.md")
+		// In a folder of its own (mode 0700): no other process of the
+		// person's, a sandboxed command least of all, can read or swap it.
+		dir, err := os.MkdirTemp("", "chat-input-")
 		if err != nil {
+			return editorTextMsg{err: err}
+		}
+		f, err := os.OpenFile(filepath.Join(dir, "message.md"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			os.Remove(dir)
 			return editorTextMsg{err: err}
 		}
 		_, err = f.WriteString(text)
@@ -307,7 +315,7 @@ func (m *Model) onEditor(msg tea.Msg) tea.Cmd {
 		return tea.ExecProcess(c, func(err error) tea.Msg { return editorDoneMsg{path: msg.path, err: err} })
 	case editorDoneMsg:
 		return func() tea.Msg {
-			defer os.Remove(msg.path)
+			defer os.RemoveAll(filepath.Dir(msg.path))
 			if msg.err != nil {
 				return editorTextMsg{err: msg.err}
 			}
