@@ -458,7 +458,13 @@ func (r *reaper) run(req request, fds []int) {
 	}
 	env := req.Env
 	if r.tmp != "" {
-		env = append(slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+r.tmp)
+		// Caches in the box's own folder: go test, npm test, pip build
+		// there, and never write what the person's next build outside runs.
+		boxed := []string{"TMPDIR=" + r.tmp, "XDG_CACHE_HOME=" + r.tmp + "/.cache", "npm_config_cache=" + r.tmp + "/.npm"}
+		env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+			return slices.ContainsFunc(boxed, func(b string) bool { return strings.HasPrefix(kv, b[:strings.IndexByte(b, '=')+1]) })
+		})
+		env = append(env, boxed...)
 	}
 	ch := make(chan syscall.WaitStatus, 1)
 	r.mu.Lock()

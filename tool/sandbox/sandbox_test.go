@@ -218,3 +218,26 @@ func TestLandlockOnlyBox(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// TestGoTestRunsInTheBox: go test builds and runs in the box, its cache
+// in the box's own folder; nothing is written in the person's cache.
+func TestGoTestRunsInTheBox(t *testing.T) {
+	needLandlock(t)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go")
+	}
+	work := t.TempDir()
+	_ = os.WriteFile(filepath.Join(work, "go.mod"), []byte("module boxed\n\ngo 1.22\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(work, "x_test.go"), []byte("package boxed\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n"), 0o644)
+	home := t.TempDir()
+	b := startBox(t, Spec{Mode: WorkspaceWrite, Workdir: work, TempDir: filepath.Join(t.TempDir(), "tmp")})
+	var out bytes.Buffer
+	code, err := b.Run(context.Background(), []string{goBin, "test", "-count=1", "."}, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local"}, work, &out, time.Second)
+	if err != nil || code != 0 || !strings.Contains(out.String(), "ok") {
+		t.Fatalf("go test in the box: %d %v\n%s", code, err, out.String())
+	}
+	if entries, _ := os.ReadDir(home); len(entries) > 0 {
+		t.Errorf("go test wrote in the home: %v", entries)
+	}
+}
