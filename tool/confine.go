@@ -108,6 +108,11 @@ func (c *Confinement) running(confined bool) (*sandbox.Box, error) {
 	if confined {
 		protected = sandbox.FindProtected(c.Spec.Workdir)
 	}
+	return c.runningWith(confined, protected)
+}
+
+// runningWith is running with the protected paths already found.
+func (c *Confinement) runningWith(confined bool, protected []string) (*sandbox.Box, error) {
 	c.mu.Lock()
 	b, say, err := c.runningLocked(confined, protected)
 	c.mu.Unlock()

@@ -149,7 +149,7 @@ func (s RunShell) env() []string {
 // right after it, and the output says so to the model and the person.
 func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput) (int, error) {
 	guard := sandbox.GuardRepos(s.root())
-	box, err := s.Shell.running(true)
+	box, err := s.Shell.runningWith(true, guard.Protected())
 	if err != nil {
 		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -30,16 +31,32 @@ func BenchmarkShellTrue(b *testing.B) {
 			}
 		}
 	})
-	for _, mode := range []Mode{Off, WorkspaceWrite} {
-		b.Run("box="+string(mode), func(b *testing.B) {
-			if mode != Off && Probe().ABI == 0 {
+	// The box of each engine (the per-command overhead is its figure minus
+	// unsandboxed's).
+	for _, e := range []Engine{Plain, Bubblewrap, Namespaces, LandlockOnly} {
+		b.Run("box="+string(e), func(b *testing.B) {
+			spec := Spec{Mode: WorkspaceWrite, Workdir: b.TempDir()}
+			switch e {
+			case Plain:
+				spec.Mode = Off
+			case Bubblewrap:
+				if spec.Bwrap = FindBwrap(""); spec.Bwrap == "" {
+					b.Skip("no bubblewrap")
+				}
+			case LandlockOnly:
+				spec.NoNamespaces = true
+			}
+			if e != Plain && Probe().ABI == 0 {
 				b.Skip("no Landlock")
 			}
-			box, err := Start(Spec{Mode: mode, Workdir: b.TempDir()})
+			box, err := Start(spec)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer box.Close()
+			if box.Engine() != e {
+				b.Skipf("the box is %s here", box.Engine())
+			}
 			for b.Loop() {
 				if code, err := box.Run(context.Background(), argv, nil, "/", io.Discard, time.Second); err != nil || code != 0 {
 					b.Fatal(code, err)
@@ -61,4 +78,18 @@ func BenchmarkShellTrue(b *testing.B) {
 			<-box.done
 		}
 	})
+}
+
+// BenchmarkProtectedScan: what run_shell adds to each boxed command
+// besides the box: looking for protected paths, and the repositories'
+// state before and after (this repository's tree, about 1,000 folders
+// with third_party).
+func BenchmarkProtectedScan(b *testing.B) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		GuardRepos(root).Undo()
+	}
 }

@@ -28,6 +28,7 @@ var gitRunsPrograms = []string{
 // working directory: taken before the command, Undo after it.
 type RepoGuard struct {
 	workdir string
+	found   []string             // the protected paths there were
 	repos   map[string]repoState // by git directory
 	others  []string             // the other protected paths (.chat, .envrc) there were
 }
@@ -39,11 +40,11 @@ type repoState struct {
 
 // GuardRepos records the repositories under workdir as they are.
 func GuardRepos(workdir string) *RepoGuard {
-	g := &RepoGuard{workdir: workdir, repos: map[string]repoState{}}
-	for _, gitdir := range gitDirs(workdir) {
+	g := &RepoGuard{workdir: workdir, found: FindProtected(workdir), repos: map[string]repoState{}}
+	for _, gitdir := range gitDirs(workdir, g.found) {
 		g.repos[gitdir] = readRepo(gitdir)
 	}
-	for _, p := range FindProtected(workdir) {
+	for _, p := range g.found {
 		if filepath.Base(p) != ".git" {
 			g.others = append(g.others, p)
 		}
@@ -51,13 +52,17 @@ func GuardRepos(workdir string) *RepoGuard {
 	return g
 }
 
+// Protected are the protected paths found when g was taken.
+func (g *RepoGuard) Protected() []string { return g.found }
+
 // Undo removes what made git run a program that was not there when g was
 // taken, and says what it undid (nothing: nil).
 func (g *RepoGuard) Undo() []string {
 	var undone []string
+	found := FindProtected(g.workdir)
 	// A protected path a command made (.chat/hooks.toml, an .envrc) is
 	// removed: what is there runs outside any box.
-	for _, p := range FindProtected(g.workdir) {
+	for _, p := range found {
 		if filepath.Base(p) != ".git" && !slices.Contains(g.others, p) {
 			if os.RemoveAll(p) == nil {
 				rel, _ := filepath.Rel(g.workdir, p)
@@ -65,7 +70,7 @@ func (g *RepoGuard) Undo() []string {
 			}
 		}
 	}
-	for _, gitdir := range gitDirs(g.workdir) {
+	for _, gitdir := range gitDirs(g.workdir, found) {
 		before, existed := g.repos[gitdir]
 		now := readRepo(gitdir)
 		rel, _ := filepath.Rel(g.workdir, gitdir)
@@ -100,9 +105,9 @@ func (g *RepoGuard) Undo() []string {
 
 // gitDirs are the git directories of the repositories under workdir:
 // every .git folder, and where a .git file points inside workdir.
-func gitDirs(workdir string) []string {
+func gitDirs(workdir string, protected []string) []string {
 	var out []string
-	for _, p := range FindProtected(workdir) {
+	for _, p := range protected {
 		if filepath.Base(p) != ".git" {
 			continue
 		}
