@@ -99,7 +99,7 @@ func newUserWorld(t *testing.T, u asuser.User, bwrap string) *userWorld {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = agent.Process.Kill(); _ = agent.Wait() })
-	for i := 0; i < 300 && !fileExists(w.agentSock); i++ {
+	for i := 0; i < 3000 && !fileExists(w.agentSock); i++ { // 30 s: generous under load
 		time.Sleep(10 * time.Millisecond)
 	}
 	add := w.as(exec.Command("ssh-add", key))
@@ -219,7 +219,17 @@ func TestAttacksFailAsEveryUser(t *testing.T) {
 						t.Fatal("chat did not finish")
 					}
 				}
-				time.Sleep(300 * time.Millisecond) // what was typed into the terminal runs now
+				// What was typed into the terminal is read by the person's shell
+				// before anything typed after it: a marker line, run once it is.
+				marker := filepath.Join(w.base, "shell-caught-up")
+				if out, err := w.as(exec.Command("tmux", "-S", w.tmuxSock, "send-keys", "-t", "person", "touch "+marker, "Enter")).CombinedOutput(); err != nil {
+					t.Fatalf("%v %s", err, out)
+				}
+				for deadline := time.Now().Add(60 * time.Second); !fileExists(marker); time.Sleep(50 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatal("the shell did not run the marker line")
+					}
+				}
 				errOut, _ := os.ReadFile(filepath.Join(w.base, "err.txt"))
 				out, _ := os.ReadFile(filepath.Join(w.base, "out.txt"))
 				if !strings.Contains(string(out), "done") {

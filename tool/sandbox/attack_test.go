@@ -102,7 +102,7 @@ func newAttackWorld(t *testing.T) *attackWorld {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		for i := 0; i < 200 && !exists(w.agentSock); i++ {
+		for i := 0; i < 3000 && !exists(w.agentSock); i++ { // 30 s: generous under load
 			time.Sleep(10 * time.Millisecond)
 		}
 		add := exec.Command("ssh-add", key)

@@ -58,12 +58,12 @@ func Start(spec Spec) (*Box, error) {
 	if err := os.MkdirAll(spec.TempDir, 0o700); err != nil {
 		return nil, err
 	}
-	if spec.Protected == nil {
-		spec.Protected = FindProtected(spec.Workdir)
-	}
 	if spec.Mode == Off {
 		spec.Engine = Plain
 		return start(spec)
+	}
+	if spec.Protected == nil {
+		spec.Protected = FindProtected(spec.Workdir)
 	}
 	var failed []string
 	engines := []Engine{Namespaces, LandlockOnly}

@@ -86,7 +86,8 @@ func (g *RepoGuard) Undo() []string {
 			}
 			undone = append(undone, "the hook "+filepath.Join(rel, "hooks", name))
 		}
-		added := slices.DeleteFunc(dangerousKeys(now.config), func(k string) bool { return slices.Contains(dangerousKeys(before.config), k) })
+		had := dangerousKeys(before.config)
+		added := slices.DeleteFunc(dangerousKeys(now.config), func(k string) bool { return slices.Contains(had, k) })
 		if len(added) == 0 {
 			continue
 		}

@@ -186,11 +186,19 @@ func ProbeEngines(bwrap string) (rows []Capability, engines []Engine, failed map
 		}
 		for i, c := range checks {
 			worked := run(c.kind, c.target)
-			if c.heard != "" { // it counts only if it arrived
+			if c.heard != "" {
+				// It counts only if it arrived. A probe that says it sent is
+				// given time to be heard (inside a network namespace a send
+				// to the box's own loopback succeeds and arrives nowhere);
+				// one that failed can only have been heard already.
+				wait := time.Duration(0)
+				if worked {
+					wait = 2 * time.Second
+				}
 				select {
 				case <-got[c.heard]:
 					worked = true
-				case <-time.After(100 * time.Millisecond):
+				case <-time.After(wait):
 					worked = false
 				}
 			}
@@ -205,8 +213,13 @@ func ProbeEngines(bwrap string) (rows []Capability, engines []Engine, failed map
 		run("survive", marker)
 		b.Close()
 		<-b.done
-		time.Sleep(100 * time.Millisecond)
-		rows[len(checks)].Harm[e] = processNamed(marker)
+		// The namespace's processes are killed as its first one ends, but
+		// leave /proc a moment later.
+		survived := processNamed(marker)
+		for deadline := time.Now().Add(2 * time.Second); survived && time.Now().Before(deadline); survived = processNamed(marker) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		rows[len(checks)].Harm[e] = survived
 		killNamed(marker)
 	}
 	return rows, engines, failed, nil
