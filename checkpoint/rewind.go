@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
+	"path"
 	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Turn is what one turn did to the files: the state before its first
@@ -111,6 +114,10 @@ type Result struct {
 	// not stored (over the size limit) or was damaged (a crash while it
 	// was written).
 	Unrestorable []string
+	// Refused are paths a rewind never writes: inside a .git folder, or
+	// behind a folder that is now a symbolic link (a restore through it
+	// would write wherever the link points).
+	Refused []string
 }
 
 // Rewind puts the files of root back as they were before turn (and every
@@ -145,11 +152,12 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 			left[p] = e
 		}
 	}
-	r, err := os.OpenRoot(root)
+	rootDir, err := os.Open(root)
 	if err != nil {
 		return res, err
 	}
-	defer r.Close()
+	defer rootDir.Close()
+	r := int(rootDir.Fd())
 	paths := make([]string, 0, len(left))
 	for p := range left {
 		paths = append(paths, p)
@@ -166,6 +174,10 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 			res.Conflicts = append(res.Conflicts, p)
 			continue
 		}
+		if slices.Contains(strings.Split(p, "/"), ".git") {
+			res.Refused = append(res.Refused, p)
+			continue
+		}
 		if had && want.TooBig {
 			res.Unrestorable = append(res.Unrestorable, p)
 			continue
@@ -174,7 +186,7 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 		switch {
 		case !had:
 			kind = '-'
-			err = r.Remove(filepath.FromSlash(p))
+			err = remove(r, p)
 		default:
 			if !exists {
 				kind = '+'
@@ -185,6 +197,10 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 			res.Unrestorable = append(res.Unrestorable, p)
 			continue
 		}
+		if errors.Is(err, errLinked) {
+			res.Refused = append(res.Refused, p)
+			continue
+		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return res, fmt.Errorf("restoring %s: %w", p, err)
 		}
@@ -193,39 +209,69 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 	return res, nil
 }
 
-// put writes an entry's content at p (a symlink as a link), with its mode.
-func (st *Store) put(r *os.Root, p string, e Entry) error {
+// put writes an entry's content at p (a symlink as a link), with its
+// mode, through folders opened without following links.
+func (st *Store) put(root int, p string, e Entry) error {
 	data, err := st.readObject(e.Hash)
 	if err != nil {
 		return err
 	}
-	name := filepath.FromSlash(p)
-	if dir := filepath.Dir(name); dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	tmp := name + ".chat-rewind"
-	if e.Mode&fs.ModeSymlink != 0 {
-		_ = r.Remove(tmp)
-		if err := r.Symlink(string(data), tmp); err != nil {
-			return err
-		}
-		return r.Rename(tmp, name)
-	}
-	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, e.Mode.Perm())
+	dir, name, err := parentOf(root, p, true)
 	if err != nil {
 		return err
 	}
+	defer unix.Close(dir)
+	tmp := name + ".chat-rewind"
+	_ = unix.Unlinkat(dir, tmp, 0)
+	if e.Mode&fs.ModeSymlink != 0 {
+		if err := unix.Symlinkat(string(data), dir, tmp); err != nil {
+			return err
+		}
+		return unix.Renameat(dir, tmp, dir, name)
+	}
+	fd, err := unix.Openat(dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(e.Mode.Perm()))
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), tmp)
 	_, werr := f.Write(data)
+	merr := f.Chmod(e.Mode.Perm())
 	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		r.Remove(tmp)
+	if err := errors.Join(werr, merr, cerr); err != nil {
+		_ = unix.Unlinkat(dir, tmp, 0)
 		return err
 	}
-	if err := r.Chmod(tmp, e.Mode.Perm()); err != nil {
-		r.Remove(tmp)
+	return unix.Renameat(dir, tmp, dir, name)
+}
+
+// remove deletes p (a file, or an emptied folder).
+func remove(root int, p string) error {
+	dir, name, err := parentOf(root, p, false)
+	if err != nil {
 		return err
 	}
-	return r.Rename(tmp, name)
+	defer unix.Close(dir)
+	err = unix.Unlinkat(dir, name, 0)
+	if errors.Is(err, unix.EISDIR) {
+		err = unix.Unlinkat(dir, name, unix.AT_REMOVEDIR)
+	}
+	if errors.Is(err, unix.ENOENT) {
+		return fs.ErrNotExist
+	}
+	return err
+}
+
+// parentOf opens p's folder (made when create) and names p in it.
+func parentOf(root int, p string, create bool) (dir int, name string, err error) {
+	parent, name := path.Split(p)
+	parent = strings.TrimSuffix(parent, "/")
+	if parent == "" {
+		dir, err = unix.Dup(root)
+	} else {
+		dir, err = walkDirs(root, parent, create)
+	}
+	if errors.Is(err, unix.ENOENT) {
+		err = fs.ErrNotExist
+	}
+	return dir, name, err
 }

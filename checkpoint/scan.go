@@ -19,7 +19,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/chatrepl/chat/internal/ignore"
-	"github.com/chatrepl/chat/internal/regular"
 )
 
 // maxFiles bounds a checkpoint: a working directory bigger than this (a
@@ -41,10 +40,13 @@ func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int
 	if err != nil {
 		return nil, 0, err
 	}
-	rootDir.Close()
-	w := &walk{st: st, root: root, prev: prev, state: make(map[string]Entry, len(prev)), sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
-	patterns := ignoreFile(filepath.Join(root, ".git", "info", "exclude"), nil)
-	patterns = append(patterns, ignoreFile(filepath.Join(root, ".gitignore"), nil)...)
+	defer rootDir.Close()
+	w := &walk{st: st, root: int(rootDir.Fd()), prev: prev, state: make(map[string]Entry, len(prev)), sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
+	var patterns []gitignore.Pattern
+	if git, err := openDirIn(w.root, ".git/info"); err == nil {
+		patterns = ignoreFileAt(git, "exclude", nil)
+		unix.Close(git)
+	}
 	w.wg.Add(1)
 	go w.dir("", nil, patterns)
 	w.wg.Wait()
@@ -57,7 +59,7 @@ func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int
 // walk is one scan in progress.
 type walk struct {
 	st      *Store
-	root    string
+	root    int // the working directory, open (every path is opened from it, no link followed)
 	prev    map[string]Entry
 	sem     chan struct{} // bounds the folders read at once
 	wg      sync.WaitGroup
@@ -68,23 +70,25 @@ type walk struct {
 }
 
 // dir reads one folder (rel from the root, "" for the root itself), its
-// subfolders in goroutines of their own.
+// subfolders in goroutines of their own. patterns are its parent's; its
+// own .gitignore is added here.
 func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 	defer w.wg.Done()
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
-	f, err := os.Open(filepath.Join(w.root, rel))
+	fd, err := openDirIn(w.root, rel)
 	if err != nil {
-		return // unreadable: left out
+		return // unreadable, or swapped for a link: left out
 	}
+	f := os.NewFile(uintptr(fd), rel)
 	defer f.Close()
 	entries, err := f.ReadDir(-1)
 	if err != nil {
 		return
 	}
+	patterns = append(patterns[:len(patterns):len(patterns)], ignoreFileAt(fd, ".gitignore", parts)...)
 	matcher := gitignore.NewMatcher(patterns)
 	local := make(map[string]Entry, len(entries))
-	fd := int(f.Fd())
 	for _, d := range entries {
 		if w.tooMany.Load() {
 			return
@@ -96,9 +100,8 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 			if name == ".git" || matcher.Match(childParts, true) {
 				continue
 			}
-			ps := append(patterns[:len(patterns):len(patterns)], ignoreFile(filepath.Join(w.root, childRel, ".gitignore"), childParts)...)
 			w.wg.Add(1)
-			go w.dir(childRel, childParts, ps)
+			go w.dir(childRel, childParts, patterns)
 			continue
 		}
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
@@ -117,7 +120,7 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 			local[childRel] = old
 			continue
 		}
-		e, n, err := w.st.store(filepath.Join(w.root, childRel), meta)
+		e, n, err := w.st.store(fd, name, meta)
 		if err != nil {
 			continue // it changed under us or cannot be read: left out
 		}
@@ -155,22 +158,23 @@ func fileMode(m uint32) fs.FileMode {
 	return mode
 }
 
-// store completes an entry (its metadata read) for the file at p,
-// storing its content.
-func (st *Store) store(p string, e Entry) (Entry, int64, error) {
+// store completes an entry (its metadata read) for the file name in
+// the open folder dir, storing its content.
+func (st *Store) store(dir int, name string, e Entry) (Entry, int64, error) {
 	var data []byte
 	if e.Mode&fs.ModeSymlink != 0 {
-		target, err := os.Readlink(p)
+		buf := make([]byte, unix.PathMax)
+		n, err := unix.Readlinkat(dir, name, buf)
 		if err != nil {
 			return e, 0, err
 		}
-		data = []byte(target)
+		data = buf[:n]
 	} else {
 		if e.Size > st.maxFileSize() {
 			e.TooBig = true
 			return e, 0, nil
 		}
-		f, err := regular.Open(p) // never blocks on a FIFO swapped in
+		f, err := openFileAt(dir, name) // never a link or a FIFO swapped in
 		if err != nil {
 			return e, 0, err
 		}
@@ -248,9 +252,10 @@ func (st *Store) objectPath(hash string) string {
 	return filepath.Join(st.Dir, "objects", hash[:2], hash[2:])
 }
 
-// ignoreFile reads the patterns of one .gitignore (or info/exclude).
-func ignoreFile(p string, domain []string) []gitignore.Pattern {
-	f, err := regular.Open(p)
+// ignoreFileAt reads the patterns of one .gitignore (or info/exclude)
+// in the open folder dir.
+func ignoreFileAt(dir int, name string, domain []string) []gitignore.Pattern {
+	f, err := openFileAt(dir, name)
 	if err != nil {
 		return nil
 	}

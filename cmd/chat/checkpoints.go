@@ -233,23 +233,24 @@ func writeRewind(w io.Writer, res checkpoint.Result, any bool, force string) {
 		fmt.Fprintln(w, "no file changed since then: nothing to restore")
 		return
 	}
-	if len(res.Restored) == 0 && len(res.Conflicts) == 0 && len(res.Unrestorable) == 0 {
+	if len(res.Restored) == 0 && len(res.Conflicts) == 0 && len(res.Unrestorable) == 0 && len(res.Refused) == 0 {
 		fmt.Fprintln(w, "the files are already as they were")
 	}
 	for _, ch := range res.Restored {
 		fmt.Fprintf(w, "restored %c %s\n", ch.Kind, listener.VisibleString(ch.Path))
 	}
-	if len(res.Conflicts) > 0 {
-		fmt.Fprintf(w, "left alone (changed after the agent, by you or another program; %s overwrites them):\n", force)
-		for _, p := range res.Conflicts {
-			fmt.Fprintf(w, "  %s\n", listener.VisibleString(p))
-		}
+	listPaths(w, fmt.Sprintf("left alone (changed after the agent, by you or another program; %s overwrites them):", force), res.Conflicts)
+	listPaths(w, "cannot restore (over the checkpoint size limit, not stored):", res.Unrestorable)
+	listPaths(w, "not restored (inside .git, or a folder on the way is now a symbolic link; restoring would write where it points):", res.Refused)
+}
+
+func listPaths(w io.Writer, title string, paths []string) {
+	if len(paths) == 0 {
+		return
 	}
-	if len(res.Unrestorable) > 0 {
-		fmt.Fprintln(w, "cannot restore (over the checkpoint size limit, not stored):")
-		for _, p := range res.Unrestorable {
-			fmt.Fprintf(w, "  %s\n", listener.VisibleString(p))
-		}
+	fmt.Fprintln(w, title)
+	for _, p := range paths {
+		fmt.Fprintf(w, "  %s\n", listener.VisibleString(p))
 	}
 }
 
