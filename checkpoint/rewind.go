@@ -6,11 +6,12 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/chatrepl/chat/internal/nofollow"
 )
 
 // Turn is what one turn did to the files: the state before its first
@@ -197,7 +198,7 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 			res.Unrestorable = append(res.Unrestorable, p)
 			continue
 		}
-		if errors.Is(err, errLinked) {
+		if errors.Is(err, nofollow.ErrLinked) {
 			res.Refused = append(res.Refused, p)
 			continue
 		}
@@ -216,62 +217,23 @@ func (st *Store) put(root int, p string, e Entry) error {
 	if err != nil {
 		return err
 	}
-	dir, name, err := parentOf(root, p, true)
+	dir, name, err := nofollow.Parent(root, p, true)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dir)
-	tmp := name + ".chat-rewind"
-	_ = unix.Unlinkat(dir, tmp, 0)
 	if e.Mode&fs.ModeSymlink != 0 {
-		if err := unix.Symlinkat(string(data), dir, tmp); err != nil {
-			return err
-		}
-		return unix.Renameat(dir, tmp, dir, name)
+		return nofollow.Symlink(dir, name, string(data))
 	}
-	fd, err := unix.Openat(dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(e.Mode.Perm()))
-	if err != nil {
-		return err
-	}
-	f := os.NewFile(uintptr(fd), tmp)
-	_, werr := f.Write(data)
-	merr := f.Chmod(e.Mode.Perm())
-	cerr := f.Close()
-	if err := errors.Join(werr, merr, cerr); err != nil {
-		_ = unix.Unlinkat(dir, tmp, 0)
-		return err
-	}
-	return unix.Renameat(dir, tmp, dir, name)
+	return nofollow.WriteFile(dir, name, data, e.Mode.Perm())
 }
 
 // remove deletes p (a file, or an emptied folder).
 func remove(root int, p string) error {
-	dir, name, err := parentOf(root, p, false)
+	dir, name, err := nofollow.Parent(root, p, false)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dir)
-	err = unix.Unlinkat(dir, name, 0)
-	if errors.Is(err, unix.EISDIR) {
-		err = unix.Unlinkat(dir, name, unix.AT_REMOVEDIR)
-	}
-	if errors.Is(err, unix.ENOENT) {
-		return fs.ErrNotExist
-	}
-	return err
-}
-
-// parentOf opens p's folder (made when create) and names p in it.
-func parentOf(root int, p string, create bool) (dir int, name string, err error) {
-	parent, name := path.Split(p)
-	parent = strings.TrimSuffix(parent, "/")
-	if parent == "" {
-		dir, err = unix.Dup(root)
-	} else {
-		dir, err = walkDirs(root, parent, create)
-	}
-	if errors.Is(err, unix.ENOENT) {
-		err = fs.ErrNotExist
-	}
-	return dir, name, err
+	return nofollow.Remove(dir, name)
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/chatrepl/chat/internal/ignore"
+	"github.com/chatrepl/chat/internal/nofollow"
 )
 
 // maxFiles bounds a checkpoint: a working directory bigger than this (a
@@ -43,7 +44,7 @@ func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int
 	defer rootDir.Close()
 	w := &walk{st: st, root: int(rootDir.Fd()), prev: prev, state: make(map[string]Entry, len(prev)), sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
 	var patterns []gitignore.Pattern
-	if git, err := openDirIn(w.root, ".git/info"); err == nil {
+	if git, err := nofollow.OpenDir(w.root, ".git/info"); err == nil {
 		patterns = ignoreFileAt(git, "exclude", nil)
 		unix.Close(git)
 	}
@@ -76,7 +77,7 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 	defer w.wg.Done()
 	w.sem <- struct{}{}
 	defer func() { <-w.sem }()
-	fd, err := openDirIn(w.root, rel)
+	fd, err := nofollow.OpenDir(w.root, rel)
 	if err != nil {
 		return // unreadable, or swapped for a link: left out
 	}
@@ -163,18 +164,17 @@ func fileMode(m uint32) fs.FileMode {
 func (st *Store) store(dir int, name string, e Entry) (Entry, int64, error) {
 	var data []byte
 	if e.Mode&fs.ModeSymlink != 0 {
-		buf := make([]byte, unix.PathMax)
-		n, err := unix.Readlinkat(dir, name, buf)
+		target, err := nofollow.Readlink(dir, name)
 		if err != nil {
 			return e, 0, err
 		}
-		data = buf[:n]
+		data = []byte(target)
 	} else {
 		if e.Size > st.maxFileSize() {
 			e.TooBig = true
 			return e, 0, nil
 		}
-		f, err := openFileAt(dir, name) // never a link or a FIFO swapped in
+		f, err := nofollow.OpenFile(dir, name) // never a link or a FIFO swapped in
 		if err != nil {
 			return e, 0, err
 		}
@@ -255,7 +255,7 @@ func (st *Store) objectPath(hash string) string {
 // ignoreFileAt reads the patterns of one .gitignore (or info/exclude)
 // in the open folder dir.
 func ignoreFileAt(dir int, name string, domain []string) []gitignore.Pattern {
-	f, err := openFileAt(dir, name)
+	f, err := nofollow.OpenFile(dir, name)
 	if err != nil {
 		return nil
 	}

@@ -55,6 +55,9 @@ func newUserWorld(t *testing.T, u asuser.User, bwrap string) *userWorld {
 		w.secrets = append(w.secrets, strings.Trim(f[len(f)-1], `"`))
 	}
 	w.secrets[len(w.secrets)-1] = "sk-SECRET-CONFIG-KEY"
+	if err := os.WriteFile(filepath.Join(w.home, ".gitconfig"), []byte(personGitconfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, d := range []string{w.work + "/.git/hooks", w.work + "/src", w.outside} {
 		_ = os.MkdirAll(d, 0o755)
 	}
@@ -111,6 +114,9 @@ func newUserWorld(t *testing.T, u asuser.User, bwrap string) *userWorld {
 	return w
 }
 
+// personGitconfig is the person's own git config, with a pager they chose.
+const personGitconfig = "[core]\n\tpager = less -R\n"
+
 // as makes cmd run as the world's user, at home.
 func (w *userWorld) as(cmd *exec.Cmd) *exec.Cmd {
 	cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "USER=" + w.u.Name, "TERM=xterm-256color"}
@@ -137,6 +143,12 @@ func (w *userWorld) attacks() []string {
 		"perl -e 'require \"sys/ioctl.ph\"; open(T, \"+<\", \"/dev/tty\") or die \"no tty: $!\"; ioctl(T, 0x5412, $_) or die \"TIOCSTI: $!\" for split //, \"touch " + out + "-typed\\n\"'",
 		"git init -q newrepo && git -C newrepo config core.fsmonitor 'touch " + out + "-fsmonitor' && printf '#!/bin/sh\\ntouch " + out + "-hook\\n' > newrepo/.git/hooks/pre-commit && chmod +x newrepo/.git/hooks/pre-commit",
 		"mkdir -p .chat && echo '[[PreToolUse]]' > .chat/hooks.toml; echo 'touch " + out + "-direnv' > .envrc",
+		// Links that chat, unconfined, would follow when it undoes what a
+		// command added to a new repository: into ~/.ssh, ~/.gitconfig,
+		// and a .git that is a link to a folder with a hook.
+		"git init -q linkhooks && rm -rf linkhooks/.git/hooks && ln -s " + w.home + "/.ssh linkhooks/.git/hooks",
+		"git init -q linkcfg && ln -sf " + w.home + "/.gitconfig linkcfg/.git/config",
+		"mkdir -p evil evilgit/hooks && printf '#!/bin/sh\ntouch " + out + "-evilgit\n' > evilgit/hooks/pre-commit && chmod +x evilgit/hooks/pre-commit && ln -s ../evilgit evil/.git",
 		"grep CapEff /proc/self/status",
 		"test -e /proc/1/environ && tr '\\0' '\\n' < /proc/1/environ | grep -i key; ps -eo pid,args | grep -c .",
 	}
@@ -150,6 +162,15 @@ func (w *userWorld) harm(srv *oaitest.Server) []string {
 		if fileExists(filepath.Join(w.base, p)) {
 			harm = append(harm, "made "+p)
 		}
+	}
+	if !fileExists(filepath.Join(w.home, ".ssh/id_rsa")) {
+		harm = append(harm, "~/.ssh/id_rsa was removed")
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.home, ".gitconfig")); string(b) != personGitconfig {
+		harm = append(harm, "~/.gitconfig changed: "+string(b))
+	}
+	if _, err := os.Lstat(filepath.Join(w.work, "evil/.git")); err == nil {
+		harm = append(harm, "evil/.git, a link to a folder with a hook, is still there")
 	}
 	if b, _ := os.ReadFile(filepath.Join(w.work, "newrepo/.git/config")); strings.Contains(string(b), "fsmonitor") {
 		harm = append(harm, "newrepo/.git/config keeps core.fsmonitor")
@@ -209,7 +230,7 @@ func TestAttacksFailAsEveryUser(t *testing.T) {
 				srv := oaitest.New(t)
 				srv.SetFallback(shellCalls(w.attacks(), nil))
 				done := filepath.Join(w.base, "chat-done")
-				line := fmt.Sprintf("cd %s && OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model OPENAI_API_KEY=sk-test-secret %s -p go > %s/out.txt 2> %s/err.txt; touch %s",
+				line := fmt.Sprintf("cd %s && OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model OPENAI_API_KEY=sk-test-secret %s --max-steps 40 -p go > %s/out.txt 2> %s/err.txt; touch %s",
 					w.work, srv.BaseURL(), bin, w.base, w.base, done)
 				if out, err := w.as(exec.Command("tmux", "-S", w.tmuxSock, "send-keys", "-t", "person", line, "Enter")).CombinedOutput(); err != nil {
 					t.Fatalf("%v %s", err, out)

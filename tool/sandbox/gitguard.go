@@ -1,11 +1,15 @@
 package sandbox
 
 import (
-	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/chatrepl/chat/internal/nofollow"
 )
 
 // A command may make a repository (git init, cargo new), but none may
@@ -25,27 +29,40 @@ var gitRunsPrograms = []string{
 }
 
 // RepoGuard is what a command must not add to the repositories under a
-// working directory: taken before the command, Undo after it.
+// working directory: taken before the command, Undo after it. It reads
+// and writes through folders opened without following links: Undo runs
+// outside the box, and a command may have left a link where a folder of
+// a repository was.
 type RepoGuard struct {
 	workdir string
 	found   []string             // the protected paths there were
-	repos   map[string]repoState // by git directory
+	repos   map[string]repoState // by git directory, relative to workdir
 	others  []string             // the other protected paths (.chat, .envrc) there were
 }
 
 type repoState struct {
 	config []byte
-	hooks  map[string][]byte // name → content, for hooks that run (not *.sample)
+	// hooks are name → content for the hooks that run (not *.sample);
+	// a link's content is "link:" and its target.
+	hooks map[string]string
+	// links are the entries of the git directory git would follow that
+	// are links: config, hooks.
+	links []string
 }
 
 // GuardRepos records the repositories under workdir as they are.
 func GuardRepos(workdir string) *RepoGuard {
 	g := &RepoGuard{workdir: workdir, found: FindProtected(workdir), repos: map[string]repoState{}}
-	for _, gitdir := range gitDirs(workdir, g.found) {
-		g.repos[gitdir] = readRepo(gitdir)
+	root, err := os.Open(workdir)
+	if err != nil {
+		return g
+	}
+	defer root.Close()
+	for _, gitdir := range gitDirs(int(root.Fd()), workdir, g.found) {
+		g.repos[gitdir] = readRepo(int(root.Fd()), gitdir)
 	}
 	for _, p := range g.found {
-		if filepath.Base(p) != ".git" {
+		if filepath.Base(p) != ".git" || isLink(p) {
 			g.others = append(g.others, p)
 		}
 	}
@@ -58,93 +75,175 @@ func (g *RepoGuard) Protected() []string { return g.found }
 // Undo removes what made git run a program that was not there when g was
 // taken, and says what it undid (nothing: nil).
 func (g *RepoGuard) Undo() []string {
+	rootDir, err := os.Open(g.workdir)
+	if err != nil {
+		return nil
+	}
+	defer rootDir.Close()
+	root := int(rootDir.Fd())
 	var undone []string
 	found := FindProtected(g.workdir)
-	// A protected path a command made (.chat/hooks.toml, an .envrc) is
-	// removed: what is there runs outside any box.
+	// A protected path a command made (.chat/hooks.toml, an .envrc, a
+	// .git that is a link) is removed: what is there runs outside any box.
 	for _, p := range found {
-		if filepath.Base(p) != ".git" && !slices.Contains(g.others, p) {
-			if os.RemoveAll(p) == nil {
+		if (filepath.Base(p) != ".git" || isLink(p)) && !slices.Contains(g.others, p) {
+			if removeUnder(root, g.workdir, p) == nil {
 				rel, _ := filepath.Rel(g.workdir, p)
 				undone = append(undone, rel)
 			}
 		}
 	}
-	for _, gitdir := range gitDirs(g.workdir, found) {
-		before, existed := g.repos[gitdir]
-		now := readRepo(gitdir)
-		rel, _ := filepath.Rel(g.workdir, gitdir)
-		for name, content := range now.hooks {
-			if old, ok := before.hooks[name]; ok && bytes.Equal(old, content) {
-				continue
-			}
-			p := filepath.Join(gitdir, "hooks", name)
-			if old, ok := before.hooks[name]; ok {
-				_ = os.WriteFile(p, old, 0o755)
-			} else {
-				_ = os.Remove(p)
-			}
-			undone = append(undone, "the hook "+filepath.Join(rel, "hooks", name))
-		}
-		had := dangerousKeys(before.config)
-		added := slices.DeleteFunc(dangerousKeys(now.config), func(k string) bool { return slices.Contains(had, k) })
-		if len(added) == 0 {
-			continue
-		}
-		cfg := filepath.Join(gitdir, "config")
-		if existed && before.config != nil {
-			_ = os.WriteFile(cfg, before.config, 0o644)
-		} else {
-			_ = os.WriteFile(cfg, stripKeys(now.config, added), 0o644)
-		}
-		for _, k := range added {
-			undone = append(undone, "the setting "+k+" in "+filepath.Join(rel, "config"))
-		}
+	for _, gitdir := range gitDirs(root, g.workdir, found) {
+		undone = append(undone, g.undoRepo(root, gitdir)...)
 	}
 	return undone
 }
 
-// gitDirs are the git directories of the repositories under workdir:
-// every .git folder, and where a .git file points inside workdir.
-func gitDirs(workdir string, protected []string) []string {
+// undoRepo puts back the hooks and the config of one repository, and
+// removes a config or hooks that became a link.
+func (g *RepoGuard) undoRepo(root int, gitdir string) []string {
+	before, existed := g.repos[gitdir]
+	now := readRepo(root, gitdir)
+	dir, err := nofollow.OpenDir(root, gitdir)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(dir)
+	var undone []string
+	for _, name := range now.links {
+		if !slices.Contains(before.links, name) && nofollow.Remove(dir, name) == nil {
+			undone = append(undone, "the link "+filepath.Join(gitdir, name))
+		}
+	}
+	if hooks, err := nofollow.OpenDir(dir, "hooks"); err == nil {
+		for name, content := range now.hooks {
+			old, ok := before.hooks[name]
+			if ok && old == content {
+				continue
+			}
+			switch target, link := strings.CutPrefix(old, "link:"); {
+			case !ok:
+				_ = nofollow.Remove(hooks, name)
+			case link:
+				_ = nofollow.Symlink(hooks, name, target)
+			default:
+				_ = nofollow.WriteFile(hooks, name, []byte(old), 0o755)
+			}
+			undone = append(undone, "the hook "+filepath.Join(gitdir, "hooks", name))
+		}
+		unix.Close(hooks)
+	}
+	had := dangerousKeys(before.config)
+	added := slices.DeleteFunc(dangerousKeys(now.config), func(k string) bool { return slices.Contains(had, k) })
+	if len(added) == 0 {
+		return undone
+	}
+	if existed && before.config != nil {
+		_ = nofollow.WriteFile(dir, "config", before.config, 0o644)
+	} else {
+		_ = nofollow.WriteFile(dir, "config", stripKeys(now.config, added), 0o644)
+	}
+	for _, k := range added {
+		undone = append(undone, "the setting "+k+" in "+filepath.Join(gitdir, "config"))
+	}
+	return undone
+}
+
+// gitDirs are the git directories of the repositories under workdir,
+// relative to it: every .git folder, and where a .git file points inside
+// workdir.
+func gitDirs(root int, workdir string, protected []string) []string {
 	var out []string
 	for _, p := range protected {
 		if filepath.Base(p) != ".git" {
 			continue
 		}
-		fi, err := os.Lstat(p)
+		rel, err := filepath.Rel(workdir, p)
+		if err != nil {
+			continue
+		}
+		dir, name, err := nofollow.Parent(root, filepath.ToSlash(rel), false)
+		if err != nil {
+			continue
+		}
+		var st unix.Stat_t
+		err = unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		switch {
 		case err != nil:
-		case fi.IsDir():
-			out = append(out, p)
-		case fi.Mode().IsRegular():
-			b, _ := os.ReadFile(p)
+		case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+			out = append(out, filepath.ToSlash(rel))
+		case st.Mode&unix.S_IFMT == unix.S_IFREG:
+			b, _ := nofollow.ReadFile(dir, name, 4096)
 			if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
 				d = strings.TrimSpace(d)
 				if !filepath.IsAbs(d) {
 					d = filepath.Join(filepath.Dir(p), d)
 				}
-				if within(workdir, d) {
-					out = append(out, filepath.Clean(d))
+				if r, err := filepath.Rel(workdir, d); err == nil && within(workdir, d) {
+					out = append(out, filepath.ToSlash(r))
 				}
 			}
 		}
+		unix.Close(dir)
 	}
 	return out
 }
 
-func readRepo(gitdir string) repoState {
-	s := repoState{hooks: map[string][]byte{}}
-	s.config, _ = os.ReadFile(filepath.Join(gitdir, "config"))
-	entries, _ := os.ReadDir(filepath.Join(gitdir, "hooks"))
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".sample") || e.IsDir() {
-			continue
+// readRepo reads what of a git directory makes git run programs.
+func readRepo(root int, gitdir string) repoState {
+	s := repoState{hooks: map[string]string{}}
+	dir, err := nofollow.OpenDir(root, gitdir)
+	if err != nil {
+		return s
+	}
+	defer unix.Close(dir)
+	for _, name := range []string{"config", "hooks"} {
+		var st unix.Stat_t
+		if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			s.links = append(s.links, name)
 		}
-		b, _ := os.ReadFile(filepath.Join(gitdir, "hooks", e.Name()))
-		s.hooks[e.Name()] = b
+	}
+	s.config, _ = nofollow.ReadFile(dir, "config", 1<<20)
+	hooks, err := nofollow.OpenDir(dir, "hooks")
+	if err != nil {
+		return s
+	}
+	f := os.NewFile(uintptr(hooks), "hooks")
+	defer f.Close()
+	entries, _ := f.ReadDir(-1)
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasSuffix(name, ".sample") || e.IsDir():
+		case e.Type()&fs.ModeSymlink != 0:
+			target, _ := nofollow.Readlink(hooks, name)
+			s.hooks[name] = "link:" + target
+		default:
+			b, _ := nofollow.ReadFile(hooks, name, 1<<20)
+			s.hooks[name] = string(b)
+		}
 	}
 	return s
+}
+
+// removeUnder removes the protected path p under workdir (a folder with
+// what it holds), never through a link.
+func removeUnder(root int, workdir, p string) error {
+	rel, err := filepath.Rel(workdir, p)
+	if err != nil {
+		return err
+	}
+	dir, name, err := nofollow.Parent(root, filepath.ToSlash(rel), false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	return nofollow.RemoveAll(dir, name)
+}
+
+func isLink(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode()&fs.ModeSymlink != 0
 }
 
 // configLine is one key of a git config file, with its section.

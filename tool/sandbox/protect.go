@@ -2,8 +2,11 @@ package sandbox
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/chatrepl/chat/internal/nofollow"
 )
 
 // ProtectedNames are what stays read-only wherever it appears under the
@@ -22,24 +25,29 @@ const maxProtectedScan = 100_000
 // protected one or follows a link.
 func FindProtected(workdir string) []string {
 	out := []string{}
-	queue := []string{workdir}
+	root, err := os.Open(workdir)
+	if err != nil {
+		return out
+	}
+	defer root.Close()
+	queue := []string{""}
 	for scanned := 0; len(queue) > 0 && scanned < maxProtectedScan; scanned++ {
-		dir := queue[0]
+		rel := queue[0]
 		queue = queue[1:]
-		f, err := os.Open(dir)
+		fd, err := nofollow.OpenDir(int(root.Fd()), rel)
 		if err != nil {
-			continue
+			continue // gone, or swapped for a link
 		}
+		f := os.NewFile(uintptr(fd), rel)
 		entries, _ := f.ReadDir(-1)
 		f.Close()
 		for _, e := range entries {
 			name := e.Name()
-			p := filepath.Join(dir, name)
 			switch {
 			case slices.Contains(ProtectedNames, name):
-				out = append(out, p)
+				out = append(out, filepath.Join(workdir, rel, name))
 			case e.IsDir():
-				queue = append(queue, p)
+				queue = append(queue, path.Join(rel, name))
 			}
 		}
 	}
