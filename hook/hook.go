@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -30,6 +31,9 @@ type Hook struct {
 	Command string
 	Timeout time.Duration
 	Source  string // where it was configured: "config" or a project file
+	// Scripts are the files in the working directory the command names
+	// (see Scripts): it runs only while each is as pinned.
+	Scripts []string
 	match   *regexp.Regexp
 }
 
@@ -76,6 +80,11 @@ type Runner struct {
 	// Report shows a note to the person when no turn is there to carry it
 	// (the notes of tool hooks go with the call's output).
 	Report func(string)
+	// Retrust asks the person whether a hook whose scripts changed (path
+	// → new digest) may run, and remembers a yes; nil refuses (print
+	// mode, ACP: no one to ask).
+	Retrust func(ctx context.Context, h Hook, changed map[string]string) bool
+	pins    map[string]string // script → the digest the person trusted
 }
 
 // New is a runner for hooks, run in dir with env.
@@ -98,12 +107,43 @@ func (r *Runner) Add(hooks ...Hook) error {
 		if h.Timeout <= 0 {
 			h.Timeout = DefaultTimeout
 		}
+		h.Scripts = Scripts(h.Command, r.Dir)
 		add = append(add, h)
 	}
 	r.mu.Lock()
 	r.hooks = append(r.hooks, add...)
 	r.mu.Unlock()
 	return nil
+}
+
+// Pin records the digests the person trusted for scripts (path →
+// Digest); a hook runs only while its scripts match them.
+func (r *Runner) Pin(digests map[string]string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pins == nil {
+		r.pins = map[string]string{}
+	}
+	for p, d := range digests {
+		r.pins[p] = d
+	}
+}
+
+// Changed are h's scripts that differ from their pins, with their
+// digests now (nil: none).
+func (r *Runner) Changed(h Hook) map[string]string {
+	var out map[string]string
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, p := range h.Scripts {
+		if d := Digest(p); d == "" || d != r.pins[p] {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[p] = d
+		}
+	}
+	return out
 }
 
 // List is the hooks, in the order they run.
@@ -134,12 +174,37 @@ func (r *Runner) Run(ctx context.Context, in Input) Outcome {
 		if h.Event != in.Event || (h.match != nil && !h.match.MatchString(in.ToolName)) {
 			continue
 		}
+		if changed := r.Changed(h); changed != nil && !r.retrusted(ctx, h, changed) {
+			note := fmt.Sprintf("hook %s %q was not run: %s changed since it was trusted (read it, then run chat hooks trust)",
+				h.Event, clip.String(h.Command, 80), strings.Join(slices.Sorted(maps.Keys(changed)), ", "))
+			if in.Event == "PreToolUse" { // a policy that cannot run lets nothing through
+				out.Blocked, out.Reason = true, note+"; the call is refused until then"
+				break
+			}
+			out.Notes = append(out.Notes, note)
+			continue
+		}
 		r.runOne(ctx, h, in, &out)
 		if out.Blocked || ctx.Err() != nil {
 			break
 		}
 	}
 	return out
+}
+
+// retrusted asks whether h may run with its changed scripts; a yes pins
+// them as they are now.
+func (r *Runner) retrusted(ctx context.Context, h Hook, changed map[string]string) bool {
+	for _, d := range changed {
+		if d == "" || r.Retrust == nil {
+			return false // a script gone or unreadable, or no one to ask
+		}
+	}
+	if !r.Retrust(ctx, h, changed) {
+		return false
+	}
+	r.Pin(changed)
+	return true
 }
 
 func (r *Runner) runOne(ctx context.Context, h Hook, in Input, out *Outcome) {

@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/chatrepl/chat/config"
@@ -57,12 +59,31 @@ func projectVoice(d deps, cfg config.Config, wd string, host *sessionHost) (voic
 	if err != nil {
 		return v, err
 	}
+	store := trustStore(d)
+	known := store.read()
 	if ph != nil {
-		if trustStore(d).trusted(ph) {
+		if store.trusted(ph, known) {
 			err = runner.Add(ph.hooks...)
 		} else {
 			v.untrusted = ph
 		}
+	}
+	// The scripts a hook names in the working directory are pinned as
+	// trusted (the project's), or as first seen, before any command of
+	// this run could change them (the config's).
+	pins, first := map[string]string{}, map[string]string{}
+	for _, h := range runner.List() {
+		for _, f := range h.Scripts {
+			if d, ok := known[scriptKey(f)]; ok {
+				pins[f] = d
+			} else if d := hook.Digest(f); d != "" {
+				pins[f], first[f] = d, d
+			}
+		}
+	}
+	runner.Pin(pins)
+	if len(first) > 0 {
+		_ = store.pin(first)
 	}
 	return v, err
 }
@@ -146,17 +167,79 @@ func (t trustFile) read() map[string]string {
 	return m
 }
 
-func (t trustFile) trusted(p *projectHooks) bool { return t.read()[p.path] == p.digest() }
+// trusted says whether p's content, and every script its hooks name, is
+// as the person trusted it.
+func (t trustFile) trusted(p *projectHooks, known map[string]string) bool {
+	if known[p.path] != p.digest() {
+		return false
+	}
+	for f, d := range p.scripts() {
+		if d == "" || known[scriptKey(f)] != d {
+			return false
+		}
+	}
+	return true
+}
 
-// trust records p's content as trusted.
+// trust records p's content, and its scripts as they are, as trusted.
 func (t trustFile) trust(p *projectHooks) error {
+	return t.update(func(m map[string]string) {
+		m[p.path] = p.digest()
+		for f, d := range p.scripts() {
+			m[scriptKey(f)] = d
+		}
+	})
+}
+
+// pin records scripts (path → digest) as trusted.
+func (t trustFile) pin(digests map[string]string) error {
+	return t.update(func(m map[string]string) {
+		for f, d := range digests {
+			m[scriptKey(f)] = d
+		}
+	})
+}
+
+func (t trustFile) update(change func(map[string]string)) error {
 	m := t.read()
-	m[p.path] = p.digest()
+	change(m)
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
 	return atomicfile.Write(t.path, b, 0o600)
+}
+
+// scriptKey is where the trust file keeps a script's digest.
+func scriptKey(path string) string { return "script:" + path }
+
+// scripts are the files in the working directory p's hooks name, with
+// their digests now.
+func (p *projectHooks) scripts() map[string]string {
+	out := map[string]string{}
+	for _, h := range p.hooks {
+		for _, f := range hook.Scripts(h.Command, filepath.Dir(filepath.Dir(p.path))) {
+			out[f] = hook.Digest(f)
+		}
+	}
+	return out
+}
+
+// retrust is the REPL's answer to a hook whose script changed since it
+// was trusted: the person is asked, and a yes is remembered.
+func retrust(d deps, a *tui.Approvals) func(context.Context, hook.Hook, map[string]string) bool {
+	return func(ctx context.Context, h hook.Hook, changed map[string]string) bool {
+		files := slices.Sorted(maps.Keys(changed))
+		req := tool.Request{Tool: "hook", Review: tool.Review{NeedsApproval: true,
+			Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you, outside the sandbox",
+			Detail:  h.Command}}
+		dec, err := a.Approve(ctx, req)
+		if err != nil || dec.Verdict == tool.Deny {
+			return false
+		}
+		_ = trustStore(d).pin(changed)
+		return true
+	}
 }
 
 // untrustedNote is what print mode says of project hooks it does not run.
@@ -176,6 +259,7 @@ func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
 	// this goroutine woke, they missed it now and then).
 	dec, err := a.AskAtIdle(ctx, req, func(dec tool.Decision) {
 		if dec.Verdict != tool.Deny {
+			v.hooks.Pin(p.scripts())
 			_ = v.hooks.Add(p.hooks...)
 		}
 	})
@@ -253,9 +337,17 @@ func newHooksCmd(d deps, o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if v.untrusted == nil {
-				_, err = fmt.Fprintln(d.stdout, "nothing to trust: no untrusted "+config.ProjectHooksFile+" here")
+			if changed := changedScripts(v.hooks); len(changed) > 0 {
+				if err := trustStore(d).pin(changed); err != nil {
+					return err
+				}
+				fmt.Fprintf(d.stdout, "trusted the scripts as they are now: %s\n", strings.Join(slices.Sorted(maps.Keys(changed)), ", "))
+			} else if v.untrusted == nil {
+				_, err = fmt.Fprintln(d.stdout, "nothing to trust: no untrusted "+config.ProjectHooksFile+" here, and no hook script changed")
 				return err
+			}
+			if v.untrusted == nil {
+				return nil
 			}
 			if err := trustStore(d).trust(v.untrusted); err != nil {
 				return err
@@ -265,6 +357,16 @@ func newHooksCmd(d deps, o *rootOptions) *cobra.Command {
 		},
 	})
 	return cmd
+}
+
+// changedScripts are the scripts of the running hooks that differ from
+// what was trusted, with their digests now.
+func changedScripts(r *hook.Runner) map[string]string {
+	out := map[string]string{}
+	for _, h := range r.List() {
+		maps.Copy(out, r.Changed(h))
+	}
+	return out
 }
 
 // hooksHere reads the config and the working directory's hooks.

@@ -40,6 +40,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	w.start(ctx, cfg, probeAtStart)
 	// From here on the screen is the program's: hooks report into it.
 	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	w.voice.hooks.Retrust = retrust(d, approvals)
 	if w.voice.untrusted != nil {
 		go askTrust(ctx, d, approvals, w.voice)
 	}
