@@ -161,12 +161,14 @@ type ToolsConfig struct {
 //	env_keep = ["GOPRIVATE_TOKEN"]  # secret-looking variables children may still see
 //	hidden = ["~/work/secrets"]     # more paths that look empty inside the sandbox
 //	bwrap = "/usr/bin/bwrap"        # bubblewrap to use (default: bwrap on PATH)
+//	max_memory_mb = 4096            # the box's commands together, where it gets a cgroup (default: half the RAM)
 type SandboxConfig struct {
-	Mode     string   `toml:"mode"`
-	Bwrap    string   `toml:"bwrap"`
-	Writable []string `toml:"writable"`
-	EnvKeep  []string `toml:"env_keep"`
-	Hidden   []string `toml:"hidden"`
+	Mode        string   `toml:"mode"`
+	Bwrap       string   `toml:"bwrap"`
+	MaxMemoryMB uint64   `toml:"max_memory_mb"`
+	Writable    []string `toml:"writable"`
+	EnvKeep     []string `toml:"env_keep"`
+	Hidden      []string `toml:"hidden"`
 }
 
 // CheckpointsConfig is the [checkpoints] table:

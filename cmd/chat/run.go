@@ -117,7 +117,7 @@ func confinement(d deps, cfg config.Config, wd string) (*tool.Confinement, error
 		xdg.Config.Chat(d.getenv), xdg.Data.Chat(d.getenv), xdg.State.Chat(d.getenv)), home)...)
 	slices.Sort(hidden)
 	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden),
-		Bwrap: sandbox.FindBwrap(cfg.Sandbox.Bwrap)}
+		Bwrap: sandbox.FindBwrap(cfg.Sandbox.Bwrap), MaxMemory: cfg.Sandbox.MaxMemoryMB << 20}
 	return tool.NewConfinement(spec, childEnv(d, cfg)), nil
 }
 

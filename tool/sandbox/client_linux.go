@@ -139,6 +139,7 @@ func start(spec Spec) (*Box, error) {
 	}
 	b := &Box{spec: spec, ctl: pair[0], done: make(chan struct{}), stop: make(chan struct{})}
 	started := make(chan error, 1)
+	var pid int
 	// Pdeathsig fires when the thread that started the box ends: keep that
 	// thread for the box's whole life.
 	go func() {
@@ -148,6 +149,7 @@ func start(spec Spec) (*Box, error) {
 			started <- err
 			return
 		}
+		pid = cmd.Process.Pid
 		started <- nil
 		go func() { _ = cmd.Wait(); close(b.done) }()
 		select {
@@ -188,7 +190,30 @@ func start(spec Spec) (*Box, error) {
 		b.Close()
 		return nil, err
 	}
+	if spec.Mode != Off {
+		b.notes = join(b.notes, b.bound(pid))
+	}
 	return b, nil
+}
+
+// bound puts the box, up and idle, into a cgroup of its own that bounds
+// its processes and memory together; it says what is left unbounded.
+func (b *Box) bound(pid int) string {
+	mem := cmp.Or(b.spec.MaxMemory, physicalMemory()/2)
+	cg, err := newBoxCgroup(spareProcesses, mem)
+	if err == nil {
+		if err = cg.adopt(pid); err != nil {
+			cg.remove()
+		}
+	}
+	if err != nil {
+		if os.Getuid() == 0 {
+			return "no cgroup for the box (" + err.Error() + "): its processes and memory are not bounded"
+		}
+		return "no cgroup for the box (" + err.Error() + "): its memory is not bounded (its processes are)"
+	}
+	go func() { <-b.done; cg.remove() }()
+	return ""
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -73,6 +73,9 @@ type Spec struct {
 	Entered bool `json:"entered,omitempty"`
 	// MaxProcs bounds the processes of the box (a fork bomb stops there).
 	MaxProcs uint64 `json:"max_procs,omitempty"`
+	// MaxMemory bounds the memory of the box's processes together, where
+	// it gets a cgroup (0: half the machine's).
+	MaxMemory uint64 `json:"max_memory,omitempty"`
 	// NoNamespaces forces the Landlock-only box (tests: the machines where
 	// user namespaces are refused).
 	NoNamespaces bool `json:"no_namespaces,omitempty"`
