@@ -36,6 +36,10 @@ func newUserWorld(t *testing.T, u asuser.User, bwrap string) *userWorld {
 	t.Helper()
 	base := asuser.DirIn(t, "/var/tmp", asuser.Current())
 	w := &userWorld{u: u, base: base, home: filepath.Join(base, "home"), work: filepath.Join(base, "work"), outside: filepath.Join(base, "outside")}
+	sandboxTable := ""
+	if bwrap != "" {
+		sandboxTable = fmt.Sprintf("[sandbox]\nbwrap = %q\n", bwrap)
+	}
 	files := map[string]string{
 		".ssh/id_rsa":          "SECRET-SSH-KEY",
 		".aws/credentials":     "aws_secret_access_key = SECRET-AWS",
@@ -43,7 +47,7 @@ func newUserWorld(t *testing.T, u asuser.User, bwrap string) *userWorld {
 		".config/gh/hosts.yml": "oauth_token: SECRET-GH",
 		".bash_history":        "export TOKEN=SECRET-HISTORY",
 		// chat's own config, with its API key
-		".config/chat/config.toml": fmt.Sprintf("api_key = \"sk-SECRET-CONFIG-KEY\"\n[sandbox]\nbwrap = %q\n", bwrap),
+		".config/chat/config.toml": "api_key = \"sk-SECRET-CONFIG-KEY\"\n" + sandboxTable,
 	}
 	for rel, content := range files {
 		p := filepath.Join(w.home, rel)
@@ -326,5 +330,57 @@ func TestSandboxCommandTellsTheTruth(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestKeysPushedFromTheBoxNeverReachTheREPL: in the REPL, run by the
+// person in their tmux as root and as an ordinary user, a boxed command
+// pushes "!touch …⏎" into the terminal with TIOCSTI; chat must not read
+// it as the person's own ! command (which runs outside the box).
+func TestKeysPushedFromTheBoxNeverReachTheREPL(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no Landlock here")
+	}
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("no perl")
+	}
+	for _, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			t.Parallel()
+			w := newUserWorld(t, u, "")
+			bin := asuser.Executable(t, u, cmp.Or(os.Getenv("CHAT_ATTACK_BIN"), chatBin))
+			typed := filepath.Join(w.outside, "pwned-repl")
+			push := "perl -e 'require \"sys/ioctl.ph\"; open(T, \"+<\", \"/dev/tty\") or die \"no tty: $!\"; ioctl(T, 0x5412, $_) or die \"TIOCSTI: $!\" for split //, \"!touch " + typed + "\\r\"'"
+			srv := oaitest.New(t)
+			srv.SetFallback(calls(shellCall("push", push)))
+			tmux := func(args ...string) string {
+				out, err := w.as(exec.Command("tmux", append([]string{"-S", w.tmuxSock}, args...)...)).CombinedOutput()
+				if err != nil {
+					t.Fatalf("tmux %v: %v %s", args, err, out)
+				}
+				return string(out)
+			}
+			waitFor := func(text string) {
+				for deadline := time.Now().Add(60 * time.Second); !strings.Contains(tmux("capture-pane", "-p", "-t", "person"), text); time.Sleep(50 * time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("no %q on the screen:\n%s", text, tmux("capture-pane", "-p", "-t", "person"))
+					}
+				}
+			}
+			tmux("send-keys", "-t", "person", fmt.Sprintf("cd %s && OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model OPENAI_API_KEY=sk-test-secret %s", w.work, srv.BaseURL(), bin), "Enter")
+			waitFor("Ask anything")
+			tmux("send-keys", "-t", "person", "-l", "go")
+			tmux("send-keys", "-t", "person", "Enter")
+			waitFor("done")
+			// Anything pushed is in the input by now; Enter would send it.
+			tmux("send-keys", "-t", "person", "Enter")
+			time.Sleep(time.Second)
+			tmux("send-keys", "-t", "person", "C-d")
+			if fileExists(typed) {
+				t.Fatalf("keys pushed from the box ran as the person's ! command:\n%s", tmux("capture-pane", "-p", "-t", "person"))
+			}
+		})
 	}
 }
