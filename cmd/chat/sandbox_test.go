@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -234,9 +235,13 @@ func TestSandboxHoldsInPrintMode(t *testing.T) {
 			srv.SetFallback(shellCalls(append(w.attacks(), "echo work > made-inside.txt"), nil))
 			args := []string{"-p", "go"}
 			if yes {
-				args = append(args, "--yes")
+				// --json too: the box in force is an event there.
+				args = append(args, "--yes", "--json")
 			}
 			out, errOut, code := run(t, w.chat(t, srv, args...))
+			if yes && !regexp.MustCompile(`"notice".*sandbox workspace-write \((bubblewrap|namespaces) \+ seccomp \+ Landlock\)`).MatchString(out) {
+				t.Errorf("--json does not say which box is in force:\n%s", out)
+			}
 			if code != 0 || !strings.Contains(out, "done") {
 				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 			}
