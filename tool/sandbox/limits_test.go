@@ -33,9 +33,9 @@ func outerCgroup(t *testing.T, u asuser.User) bool {
 	}
 	name := fmt.Sprintf("chat-test-outer-%d", os.Getpid())
 	limits := map[string]map[string]string{
-		"v2":     {"pids.max": "4096", "memory.max": strconv.Itoa(8 << 30)},
+		"v2":     {"pids.max": "4096", "memory.max": strconv.FormatInt(8<<30, 10)},
 		"pids":   {"pids.max": "4096"},
-		"memory": {"memory.limit_in_bytes": strconv.Itoa(8 << 30)},
+		"memory": {"memory.limit_in_bytes": strconv.FormatInt(8<<30, 10)},
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(self)), "\n") {
 		parts := strings.SplitN(line, ":", 3)
