@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test cross acp-client cover bench soak chaos lint fuzz tidy-check clean
+.PHONY: build run demo test cross acp-client cover bench soak chaos lint fuzz tidy-check no-replace release clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -78,10 +78,33 @@ chaos: build
 
 # staticcheck comes from the module proxy, at a pinned version.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
-lint: tidy-check
+lint: tidy-check no-replace
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# Upstream modules only: a replace line breaks go install …@version and
+# keeps security fixes from arriving (fixes for a dependency go to its
+# project, prepared under docs/upstream/).
+no-replace:
+	@if grep -nE '^[[:space:]]*replace([[:space:]]|\()' go.mod; then \
+		echo "go.mod has a replace line: use the upstream module (see docs/upstream/)"; exit 1; fi
+
+# Static binaries for each platform, stamped with the version, the commit
+# and the date (chat version prints them), and their SHA-256 sums, in dist/.
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+COMMIT    := $(shell git rev-parse HEAD 2>/dev/null)
+DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+release:
+	rm -rf dist && mkdir -p dist
+	@for p in $(PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+		echo "dist/chat-$(VERSION)-$$os-$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath \
+			-ldflags "-s -w -X main.stampVersion=$(VERSION) -X main.stampCommit=$(COMMIT) -X main.stampDate=$(DATE)" \
+			-o dist/chat-$(VERSION)-$$os-$$arch ./cmd/chat || exit 1; \
+	done
+	cd dist && sha256sum chat-* > SHA256SUMS && cat SHA256SUMS
 
 tidy-check:
 	@cp go.mod /tmp/chat-go.mod.bak && cp go.sum /tmp/chat-go.sum.bak
@@ -103,4 +126,4 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzShellPolicy$$' -fuzztime=$(FUZZTIME) ./tool
 
 clean:
-	rm -rf $(BIN) $(COVERDIR) cover.out
+	rm -rf $(BIN) $(COVERDIR) cover.out dist

@@ -1,15 +1,15 @@
 module github.com/chatrepl/chat
 
-go 1.26.6
+go 1.26.7
 
 require (
 	charm.land/bubbles/v2 v2.2.1
 	charm.land/bubbletea/v2 v2.1.1
 	charm.land/catwalk v0.52.1
 	charm.land/glamour/v2 v2.0.1
-	charm.land/lipgloss/v2 v2.0.6
+	charm.land/lipgloss/v2 v2.1.0
 	github.com/BurntSushi/toml v1.6.0
-	github.com/alecthomas/chroma/v2 v2.14.0
+	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/coder/acp-go-sdk v0.13.0
@@ -23,7 +23,7 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/segmentio/encoding v0.5.4
 	github.com/spf13/cobra v1.10.2
-	go.yaml.in/yaml/v3 v3.0.4
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.57.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
@@ -43,11 +43,14 @@ require (
 	github.com/charmbracelet/x/windows v0.2.2 // indirect
 	github.com/clipperhouse/displaywidth v0.11.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/dlclark/regexp2 v1.11.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
+	github.com/go-git/gcfg v1.5.1-0.20230307220236-3a3c6141e376 // indirect
+	github.com/go-git/go-billy/v5 v5.9.2 // indirect
 	github.com/gorilla/css v1.0.1 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
-	github.com/mattn/go-runewidth v0.0.30 // indirect
+	github.com/mattn/go-runewidth v0.0.31 // indirect
 	github.com/microcosm-cc/bluemonday v1.0.27 // indirect
 	github.com/muesli/cancelreader v0.2.2 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
@@ -55,43 +58,11 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	github.com/xo/terminfo v1.0.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	github.com/yuin/goldmark v1.7.8 // indirect
+	github.com/yuin/goldmark v1.8.7 // indirect
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
-	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
+	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
-
-replace github.com/alecthomas/chroma/v2 => ./third_party/chroma
-
-replace github.com/microcosm-cc/bluemonday => ./third_party/bluemonday
-
-replace github.com/gorilla/css => ./third_party/gorilla-css
-
-replace github.com/sashabaranov/go-openai => ./third_party/go-openai
-
-replace github.com/yuin/goldmark => ./third_party/goldmark
-
-replace charm.land/glamour/v2 => ./third_party/glamour
-
-replace github.com/mattn/go-runewidth => ./third_party/go-runewidth
-
-replace github.com/atotto/clipboard => ./third_party/clipboard
-
-replace github.com/charmbracelet/x/ansi => ./third_party/x-ansi
-
-replace charm.land/bubbletea/v2 => ./third_party/bubbletea
-
-replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
-
-replace go.yaml.in/yaml/v3 => ./third_party/yaml
-
-replace github.com/BurntSushi/toml => ./third_party/toml
-
-replace github.com/go-git/go-git/v5 => ./third_party/go-git
-
-replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
-
-replace github.com/dlclark/regexp2 => ./third_party/regexp2

@@ -208,7 +208,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		resp.Content, resp.Reasoning, resp.ToolCalls = text.String(), reasoning.String(), calls.Calls()
 	}()
 	for {
-		raw, rerr := stream.RecvRaw()
+		raw, rerr := x.next(stream)
 		if errors.Is(rerr, io.EOF) {
 			break
 		}

@@ -1,6 +1,8 @@
 package llm
 
 import (
+	openai "github.com/sashabaranov/go-openai"
+
 	"bytes"
 	"context"
 	"errors"
@@ -67,6 +69,15 @@ type exchange struct {
 	sawDone    bool   // the stream ended with data: [DONE]
 	// stream is the event stream's normalizer (nil for other answers).
 	stream *sseNormalizer
+}
+
+// next is the stream's next event: read by chat from an event stream,
+// by go-openai from anything else.
+func (x *exchange) next(s *openai.ChatCompletionStream) ([]byte, error) {
+	if x.stream != nil {
+		return x.stream.next()
+	}
+	return s.RecvRaw()
 }
 
 // eventReady reports whether the stream's next event is already read.

@@ -207,6 +207,7 @@ type Model struct {
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
 	outbox   []string
+	frames   frameHeights // the heights of the recent views, for printing
 	printing bool
 	// Fullscreen keeps the printed blocks for its viewport.
 	scroll fullscreen
@@ -295,6 +296,7 @@ func (m *Model) belowApproval() string {
 // input and the status bar (in fullscreen, the transcript above them).
 func (m *Model) View() tea.View {
 	content := m.liveRegion()
+	m.frames.add(m.now(), lineCount(content))
 	if m.opts.Fullscreen {
 		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
 	}

@@ -156,12 +156,12 @@ func (m *Model) flush() tea.Cmd {
 	}
 	text := strings.Join(m.outbox, "\n")
 	m.outbox = nil
-	// The renderer makes room for printed lines by scrolling the screen:
-	// lines plus the live frame must fit in the window, or rows of the
-	// frame scroll into the scrollback as stale copies. A taller text goes
-	// in parts, each after the last one reached the terminal.
+	// Lines plus the frame on screen must fit in the window (frames.go):
+	// a taller text goes in parts, each after the last one reached the
+	// terminal.
 	if m.height > 0 {
-		room := max(m.height-lineCount(m.liveRegion())-1, 1)
+		frame := max(lineCount(m.liveRegion()), m.frames.tallest(m.now()))
+		room := max(m.height-frame-1, 1)
 		if head, rest, cut := splitRows(text, room, m.width); cut {
 			text = head
 			m.outbox = []string{rest}

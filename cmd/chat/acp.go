@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -282,9 +281,3 @@ func acpCommands(w *wired) []acpserver.Command {
 }
 
 // version is the module's version ("devel" for a build from a checkout).
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}

@@ -47,12 +47,44 @@ func watchPeakRSS(pid int) <-chan int64 {
 	return out
 }
 
+// benchBuild is a chat binary to measure.
+type benchBuild struct{ name, bin string }
+
+// benchBuilds are this build and, when CHAT_BENCH_OLD names one, an older
+// binary (make bench builds the last commit with forked modules): measured
+// side by side, in turns, in one run.
+func benchBuilds() []benchBuild {
+	builds := []benchBuild{{"new", chatBin}}
+	if old := os.Getenv("CHAT_BENCH_OLD"); old != "" {
+		builds = append([]benchBuild{{"old", old}}, builds...)
+	}
+	return builds
+}
+
+// eachBuild runs bench once per build, as a sub-benchmark named after it.
+func eachBuild(b *testing.B, bench func(b *testing.B, bin string)) {
+	for _, build := range benchBuilds() {
+		b.Run("build="+build.name, func(b *testing.B) { bench(b, build.bin) })
+	}
+}
+
+// commandWith is command running bin instead of this build.
+func commandWith(b testing.TB, bin string, srv *oaitest.Server, args ...string) *exec.Cmd {
+	cmd := command(b, srv, args...)
+	cmd.Path, cmd.Args[0] = bin, bin
+	return cmd
+}
+
 // BenchmarkBinaryStream20000 consumes a 20,000-chunk answer in print mode;
 // the server flushes every chunk, as a real local server does.
-func BenchmarkBinaryStream20000(b *testing.B) { benchStream(b, 20000) }
+func BenchmarkBinaryStream20000(b *testing.B) {
+	eachBuild(b, func(b *testing.B, bin string) { benchStream(b, bin, 20000) })
+}
 
 // BenchmarkBinaryHello is start-up to exit for a one-line answer.
-func BenchmarkBinaryHello(b *testing.B) { benchStream(b, 3) }
+func BenchmarkBinaryHello(b *testing.B) {
+	eachBuild(b, func(b *testing.B, bin string) { benchStream(b, bin, 3) })
+}
 
 // benchStream runs chat -p and, as the plain client to compare with, curl
 // posting the same request to the same server, in turns. Besides each
@@ -60,7 +92,7 @@ func BenchmarkBinaryHello(b *testing.B) { benchStream(b, 3) }
 // start of the process to the server beginning to serve the chat
 // completion (chat may ask a local server its window before), which does
 // not depend on how fast the server is.
-func benchStream(b *testing.B, chunks int) {
+func benchStream(b *testing.B, bin string, chunks int) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
 		b.Skip("no curl to compare with")
@@ -71,7 +103,7 @@ func benchStream(b *testing.B, chunks int) {
 	body := `{"model":"scripted-model","messages":[{"role":"user","content":"go"}],"stream":true,"stream_options":{"include_usage":true}}`
 	var ours, theirs childFigures
 	for b.Loop() {
-		cmd := command(b, srv, "-p", "go")
+		cmd := commandWith(b, bin, srv, "-p", "go")
 		cmd.Stdout = io.Discard
 		ours.add(b, srv, cmd)
 		cmd = exec.Command(curl, "-sS", "-N", "-o", "/dev/null", "-H", "Content-Type: application/json",
@@ -163,10 +195,12 @@ func BenchmarkBinarySIGINT(b *testing.B) {
 // BenchmarkBinaryInit reports the package initialisation of `chat version`
 // (the sum of GODEBUG=inittrace=1's clock times): what every run pays
 // before main.
-func BenchmarkBinaryInit(b *testing.B) {
+func BenchmarkBinaryInit(b *testing.B) { eachBuild(b, benchInit) }
+
+func benchInit(b *testing.B, bin string) {
 	var total time.Duration
 	for b.Loop() {
-		cmd := command(b, nil, "version")
+		cmd := commandWith(b, bin, nil, "version")
 		cmd.Env = append(cmd.Env, "GODEBUG=inittrace=1")
 		var trace strings.Builder
 		cmd.Stderr = &trace

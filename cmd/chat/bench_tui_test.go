@@ -41,7 +41,9 @@ func procCPU(pid int) (time.Duration, error) {
 // (idle-cpu-ms-per-s, from a second's window after half a second to
 // settle; /proc counts in 10 ms ticks, so one run says little, the mean
 // of many more).
-func BenchmarkTUI(b *testing.B) {
+func BenchmarkTUI(b *testing.B) { eachBuild(b, benchTUI) }
+
+func benchTUI(b *testing.B, bin string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		b.Skip("no tmux")
 	}
@@ -55,7 +57,7 @@ func BenchmarkTUI(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		printf := exec.Command("printf", "Ask anything\\n")
 		baseline += timeToText(b, printf, "Ask anything", 120, 40)
-		repl := exec.Command(chatBin, "--no-save")
+		repl := exec.Command(bin, "--no-save")
 		repl.Env = env
 		firstFrame += timeToText(b, repl, "Ask anything", 120, 40)
 
@@ -66,7 +68,7 @@ func BenchmarkTUI(b *testing.B) {
 			out, _ := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
 			return string(out)
 		}
-		launch := fmt.Sprintf("exec env -i %s %s --no-save", strings.Join(env, " "), chatBin)
+		launch := fmt.Sprintf("exec env -i %s %s --no-save", strings.Join(env, " "), bin)
 		tmux("new-session", "-d", "-s", "b", "-x", "120", "-y", "40", launch)
 		control := attachTmuxControl(b, sock, "b")
 		if err := control.waitForText("b", "Ask anything", 30*time.Second); err != nil {

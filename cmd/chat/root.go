@@ -111,12 +111,14 @@ func newRootCmd(d deps, runF runFunc) *cobra.Command {
 	}
 	o := &rootOptions{}
 	cmd := &cobra.Command{
-		Use:   "chat",
-		Short: "Chat with an LLM agent over any OpenAI-compatible endpoint",
+		Version: versionLine(),
+		Use:     "chat",
+		Short:   "Chat with an LLM agent over any OpenAI-compatible endpoint",
 		Long: `chat talks to any OpenAI-compatible endpoint (OpenAI, OpenRouter, Groq, DeepSeek,
 vLLM, llama.cpp, Ollama, LM Studio …). The model can read, write and search files in the
-working directory, and run commands in a sandbox (Landlock: writes only in the
-working directory, no network, no secrets); a step budget bounds each turn.
+working directory, and run commands in a sandbox (bubblewrap or namespaces, seccomp and
+Landlock: writes only in the working directory, no network, no secrets); a step budget
+bounds each turn.
 
 With -p, or when stdin is not a terminal, chat answers once and exits:
 exit status 0 on success, 1 on error, 130 when interrupted.`,
@@ -137,6 +139,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},
 	}
+	cmd.SetVersionTemplate("{{.Version}}\n")
 	f := cmd.Flags()
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")
 	f.BoolVar(&o.jsonOut, "json", false, "print mode: write the event stream as JSON lines")
@@ -216,7 +219,7 @@ func newVersionCmd(d deps) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run: func(*cobra.Command, []string) {
-			io.WriteString(d.stdout, "chat "+version()+"\n")
+			io.WriteString(d.stdout, versionLine()+"\n")
 		},
 	}
 }

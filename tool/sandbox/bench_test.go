@@ -82,8 +82,7 @@ func BenchmarkShellTrue(b *testing.B) {
 
 // BenchmarkProtectedScan: what run_shell adds to each boxed command
 // besides the box: looking for protected paths, and the repositories'
-// state before and after (this repository's tree, about 1,000 folders
-// with third_party).
+// state before and after (this repository's tree).
 func BenchmarkProtectedScan(b *testing.B) {
 	root, err := filepath.Abs("../..")
 	if err != nil {

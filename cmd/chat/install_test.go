@@ -1,0 +1,82 @@
+package main
+
+import (
+	"archive/zip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoInstallWorks installs chat the way a person would, with go
+// install github.com/chatrepl/chat/cmd/chat@VERSION, from a module proxy
+// made of this checkout (the module at a made-up version, its
+// dependencies from the module cache): a go.mod with a replace line, or
+// a package that needs a file the module zip leaves out, fails here.
+func TestGoInstallWorks(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds chat from a module zip")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := exec.Command("git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Skipf("no git checkout here: %v", err)
+	}
+	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const module, version = "github.com/chatrepl/chat", "v0.0.0-20261126000000-000000000000"
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, module, "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	zf, err := os.Create(filepath.Join(dir, version+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(zf)
+	for _, name := range strings.Split(strings.TrimSpace(string(files)), "\n") {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			continue // deleted in the working tree, or not a file
+		}
+		w, err := zw.Create(module + "@" + version + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(b)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zf.Close()
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, version+".mod"), mod, 0o644)
+	os.WriteFile(filepath.Join(dir, version+".info"), []byte(`{"Version":"`+version+`","Time":"2026-11-26T00:00:00Z"}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "list"), []byte(version+"\n"), 0o644)
+
+	gobin, cache := t.TempDir(), t.TempDir()
+	install := exec.Command("go", "install", module+"/cmd/chat@"+version)
+	install.Dir = t.TempDir() // outside any module, as a person would run it
+	install.Env = append(os.Environ(),
+		"GOBIN="+gobin, "GOMODCACHE="+cache, "GOFLAGS=-modcacherw", "GOTOOLCHAIN=local", "CGO_ENABLED=0",
+		"GOPROXY=file://"+proxy+",file://"+filepath.Join(strings.TrimSpace(string(gomodcache)), "cache", "download"),
+		"GONOSUMDB="+module, "GONOSUMCHECK=1", "GOSUMDB=off")
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install %s/cmd/chat@%s: %v\n%s", module, version, err, out)
+	}
+	out, err := exec.Command(filepath.Join(gobin, "chat"), "version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "chat "+version) {
+		t.Fatalf("the installed chat says %q (%v)", out, err)
+	}
+}

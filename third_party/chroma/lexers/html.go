@@ -1,4 +1,0 @@
-package lexers
-
-// HTML lexer.
-var HTML = embeddedLexer("embedded/html.xml", nil)

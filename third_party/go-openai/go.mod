@@ -1,3 +1,0 @@
-module github.com/sashabaranov/go-openai
-
-go 1.20

@@ -1,3 +1,0 @@
-module github.com/dlclark/regexp2
-
-go 1.21

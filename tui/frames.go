@@ -1,0 +1,49 @@
+package tui
+
+import "time"
+
+// The renderer makes room for printed lines by scrolling the screen from
+// the bottom of the frame it drew last, then moving the cursor up over
+// the lines and that frame: lines and frame together must fit in the
+// window, or the frame's top rows scroll into the scrollback as stale
+// copies and the lines land in the wrong place. The frame it drew last is
+// not the view chat has now: the renderer draws the newest view at its
+// next tick, so a frame that just shrank (a code block closed) is still
+// on screen, taller, for a tick or more on a loaded machine.
+
+// frameWindow is how long a view may still be the one on screen after a
+// newer one was made: several renderer ticks (1/60 s), with room for a
+// loaded machine.
+const frameWindow = 250 * time.Millisecond
+
+// frameHeights remembers the heights of the recent views: the frame on
+// screen is one of them.
+type frameHeights struct {
+	at   []time.Time
+	rows []int
+}
+
+// add notes a view of rows rows made at now.
+func (f *frameHeights) add(now time.Time, rows int) {
+	// Keep the views of the window and the newest one older than it (it
+	// stays on screen until a newer one is drawn).
+	keep := 0
+	for i := range f.at {
+		if now.Sub(f.at[i]) > frameWindow && i+1 < len(f.at) && now.Sub(f.at[i+1]) > frameWindow {
+			keep = i + 1
+		}
+	}
+	f.at, f.rows = append(f.at[keep:], now), append(f.rows[keep:], rows)
+}
+
+// tallest is the most rows a frame on screen may have at now.
+func (f *frameHeights) tallest(now time.Time) int {
+	most := 0
+	for i := len(f.at) - 1; i >= 0; i-- {
+		most = max(most, f.rows[i])
+		if now.Sub(f.at[i]) > frameWindow {
+			break // the newest view older than the window: any before it was drawn over
+		}
+	}
+	return most
+}
