@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -348,5 +349,33 @@ func TestACPRefusalAndNothingToCompact(t *testing.T) {
 	}
 	if other, err := e.conn.ListSessions(ctx, acp.ListSessionsRequest{Cwd: acp.Ptr("/elsewhere")}); err != nil || len(other.Sessions) != 0 {
 		t.Errorf("session/list of another folder: %+v %v", other, err)
+	}
+}
+
+// TestACPSaysWhichBoxIsInForce: the first command of a session tells the
+// editor, as a thought, which box it runs in (the engine named).
+func TestACPSaysWhichBoxIsInForce(t *testing.T) {
+	t.Parallel()
+	needSandbox(t)
+	srv := oaitest.New(t)
+	srv.SetFallback(calls(shellCall("c1", "echo boxed")))
+	cmd := command(t, srv, "acp")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	if resp, err := e.prompt(ctx, id, acp.TextBlock("run it")); err != nil || resp.StopReason != acp.StopReasonEndTurn {
+		t.Fatalf("%+v %v", resp, err)
+	}
+	e.mu.Lock()
+	var thoughts strings.Builder
+	for _, u := range e.updates {
+		if u.AgentThoughtChunk != nil && u.AgentThoughtChunk.Content.Text != nil {
+			thoughts.WriteString(u.AgentThoughtChunk.Content.Text.Text)
+		}
+	}
+	e.mu.Unlock()
+	if !regexp.MustCompile(`sandbox workspace-write \((bubblewrap|namespaces|Landlock)[^)]*\)`).MatchString(thoughts.String()) {
+		t.Errorf("the editor was not told which box is in force:\n%s", thoughts.String())
 	}
 }
