@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test cross acp-client cover bench soak chaos lint fuzz tidy-check no-replace release clean
+.PHONY: build run demo test cross acp-client cover bench bench-old soak chaos lint fuzz tidy-check no-replace release clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -61,8 +61,19 @@ cover:
 # a 5,000-turn REPL session (RSS and keystroke latency along the way).
 # The binary's figures sit beside curl's against the same server, and
 # beside bench/before.txt (the same benchmarks on an earlier build).
-bench:
+# The binary benchmarks measure the last commit with forked modules
+# (FORKS) beside this build, in turns: build=old and build=new.
+FORKS ?= 67ee50a
+bench-old:
+	@mkdir -p $(BIN)
+	@if [ ! -x $(BIN)/chat-forks ] && git cat-file -e $(FORKS) 2>/dev/null; then \
+		rm -rf /tmp/chat-forks-tree && git worktree add -f -q /tmp/chat-forks-tree $(FORKS) && \
+		(cd /tmp/chat-forks-tree && CGO_ENABLED=0 $(GO) build -o $(CURDIR)/$(BIN)/chat-forks ./cmd/chat); \
+		git worktree remove --force /tmp/chat-forks-tree; fi
+
+bench: bench-old
 	@mkdir -p bench
+	export CHAT_BENCH_OLD=$$([ -x $(BIN)/chat-forks ] && echo $(CURDIR)/$(BIN)/chat-forks); \
 	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
 	  $(GO) test -run='^$$' -bench=ShellTrue -benchtime=200x -count=5 ./tool/sandbox; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
