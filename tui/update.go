@@ -160,11 +160,19 @@ func (m *Model) flush() tea.Cmd {
 	// a taller text goes in parts, each after the last one reached the
 	// terminal.
 	if m.height > 0 {
-		frame := max(lineCount(m.liveRegion()), m.frames.tallest(m.now()))
-		room := max(m.height-frame-1, 1)
+		now := m.now()
+		current := lineCount(m.liveRegion())
+		onScreen := max(current, m.frames.tallest(now))
+		room := max(m.height-onScreen-1, 1)
 		if head, rest, cut := splitRows(text, room, m.width); cut {
 			text = head
 			m.outbox = []string{rest}
+			if onScreen > current {
+				// The renderer still shows a taller frame: the rest waits
+				// until it has drawn this one, rather than going row by row.
+				m.printing = true
+				return tea.Sequence(tea.Println(text), tea.Tick(frameWindow, func(time.Time) tea.Msg { return printedMsg{} }))
+			}
 		}
 	}
 	m.printing = true
