@@ -12,10 +12,11 @@ import "time"
 // on screen, taller, for a tick or more on a loaded machine.
 
 // frameWindow is how long a view may still be the one on screen after a
-// newer one was made: six renderer ticks (1/60 s), with room for a loaded
-// machine. Lines that do not fit above a frame that shrank wait this long
-// once (update.go's flush), not row by row.
-const frameWindow = 100 * time.Millisecond
+// newer one was made: three renderer ticks (1/60 s), with room for a
+// loaded machine. Lines that do not fit above a frame that shrank wait
+// this long once (update.go's flush), not row by row: a wait a person
+// does not see, where a longer one showed a finished block vanish.
+const frameWindow = 50 * time.Millisecond
 
 // frameHeights remembers the heights of the recent views: the frame on
 // screen is one of them.

@@ -240,7 +240,15 @@ func TestTUITallCodeBlockLosesNoLine(t *testing.T) {
 			tm.ask("show me code")
 			tm.waitFor("AFTER THE CODE", 15*time.Second*loadAllowance)
 			tm.promptAndStatusIntact("after the code block")
-			all := tm.tmux("capture-pane", "-p", "-t", "main", "-S", "-", "-E", "-")
+			// The block reaches the scrollback once the frame above which it
+			// is printed has been drawn smaller.
+			var all string
+			for deadline := time.Now().Add(10 * time.Second * loadAllowance); ; time.Sleep(20 * time.Millisecond) {
+				all = tm.tmux("capture-pane", "-p", "-t", "main", "-S", "-", "-E", "-")
+				if strings.Contains(all, "code line 40") && strings.Count(all, "AFTER THE CODE") == 1 || time.Now().After(deadline) {
+					break
+				}
+			}
 			last := -1
 			for i := 1; i <= 40; i++ {
 				line := fmt.Sprintf("code line %02d", i)

@@ -157,25 +157,20 @@ func TestTUIToolsFitOneRow(t *testing.T) {
 			config := "[agents.helper]\ninstructions = \"Help.\"\n[mcp.web]\nurl = \"http://127.0.0.1:1/mcp\"\n"
 			tm := startTermOpts(t, srv, termOpts{config: config, home: home, width: width, height: 30})
 			tm.ask("/tools")
-			tm.waitFor("tools:", 5*time.Second) // the list is printed as one block
-			screen := tm.screen()
-			lines := strings.Split(screen, "\n")
-			start := -1
-			for i, l := range lines {
-				if strings.TrimSpace(l) == "tools:" {
-					start = i + 1
-				}
-			}
-			if start < 0 {
-				t.Fatalf("no tools list:\n%s", screen)
-			}
-			rows := map[string]string{}
-			for _, l := range lines[start:] {
-				if !strings.HasPrefix(l, "  ") {
+			tm.waitFor("tools:", 5*time.Second)
+			// A list taller than the room above the frame is printed in
+			// parts: read it once it is all there.
+			var screen string
+			var rows map[string]string
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				screen = tm.screen()
+				rows = toolRows(screen)
+				if len(rows) >= 6 && rows["skill"] != "" || time.Now().After(deadline) {
 					break
 				}
-				f := strings.Fields(l)
-				rows[f[0]] = l
+			}
+			if rows == nil {
+				t.Fatalf("no tools list:\n%s", screen)
 			}
 			for _, name := range []string{"read_file", "write_file", "run_shell", "agent", "mcp_connect", "skill"} {
 				if _, ok := rows[name]; !ok {
@@ -189,4 +184,27 @@ func TestTUIToolsFitOneRow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// toolRows are the rows of the last /tools list on screen, by tool name
+// (nil: no list).
+func toolRows(screen string) map[string]string {
+	lines := strings.Split(screen, "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "tools:" {
+			start = i + 1
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	rows := map[string]string{}
+	for _, l := range lines[start:] {
+		if !strings.HasPrefix(l, "  ") {
+			break
+		}
+		rows[strings.Fields(l)[0]] = l
+	}
+	return rows
 }
