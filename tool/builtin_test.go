@@ -131,7 +131,7 @@ func TestApprovals(t *testing.T) {
 	set.Policy = &Policy{AllowShell: []string{"echo"}, DenyShell: []string{"rm"}, DenyTools: []string{"fetch_url"}}
 
 	r := dispatch(set, "write_file", map[string]any{"path": "a.txt", "content": "x\n"})
-	if r.Err != nil || len(asked) != 1 || !strings.Contains(asked[0].Review.Detail, "+x") || asked[0].Review.Summary != "create a.txt (2 lines)" {
+	if r.Err != nil || len(asked) != 1 || !strings.Contains(asked[0].Review.Detail, "+x") || asked[0].Review.Summary != "create a.txt (1 line)" {
 		t.Fatalf("%+v %v", asked, r.Content)
 	}
 	answer = Decision{Verdict: Deny, Reason: "not that file"}

@@ -71,13 +71,13 @@ func (w WriteFile) Review(_ context.Context, raw json.RawMessage) (Review, error
 	if exists {
 		verb = "overwrite"
 	}
-	lines := strings.Count(a.Content, "\n") + 1
+	lines := linesOf(a.Content)
 	old := ""
 	if t.outside {
-		r.Summary = fmt.Sprintf("%s %s (%d lines), outside the working directory", verb, t.abs, lines)
+		r.Summary = fmt.Sprintf("%s %s (%s), outside the working directory", verb, t.abs, lines)
 		r.Warning = "its current content is not read before you approve"
 	} else {
-		r.Summary = fmt.Sprintf("%s %s (%d lines)", verb, t.name, lines)
+		r.Summary = fmt.Sprintf("%s %s (%s)", verb, t.name, lines)
 		if exists {
 			b, err := t.readAll(maxEditSize)
 			if err != nil {
@@ -190,4 +190,20 @@ func (e EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 func unifiedDiff(name, old, updated string) string {
 	name = strings.TrimPrefix(name, "/")
 	return udiff.Unified("a/"+name, "b/"+name, old, updated)
+}
+
+// linesOf says how many lines text has, as a person counts them: a last
+// line without its newline counts, a final newline does not start one.
+func linesOf(text string) string {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	switch n {
+	case 0:
+		return "empty"
+	case 1:
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
 }

@@ -35,6 +35,7 @@ type acpEditor struct {
 	mu          sync.Mutex
 	updates     []acp.SessionUpdate
 	permissions int
+	titles      []string // the permission requests\' titles
 	stray       []string // stdout lines that are not JSON-RPC
 }
 
@@ -100,6 +101,9 @@ func (e *acpEditor) SessionUpdate(_ context.Context, n acp.SessionNotification) 
 func (e *acpEditor) RequestPermission(_ context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
 	e.mu.Lock()
 	e.permissions++
+	if p.ToolCall.Title != nil {
+		e.titles = append(e.titles, *p.ToolCall.Title)
+	}
 	e.mu.Unlock()
 	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(p.Options[0].OptionId)}, nil
 }
@@ -377,5 +381,27 @@ func TestACPSaysWhichBoxIsInForce(t *testing.T) {
 	e.mu.Unlock()
 	if !regexp.MustCompile(`sandbox workspace-write \((bubblewrap|namespaces|Landlock)[^)]*\)`).MatchString(thoughts.String()) {
 		t.Errorf("the editor was not told which box is in force:\n%s", thoughts.String())
+	}
+}
+
+// TestACPApprovalTitlesCountLines: a file of three lines, each ending in
+// a newline, is "3 lines" in the permission request (it said 4).
+func TestACPApprovalTitlesCountLines(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(calls(oaitest.Call{ID: "w1", Name: "write_file", Args: `{"path":"three.txt","content":"a\nb\nc\n"}`}))
+	cmd := command(t, srv, "acp")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[sandbox]\nmode = \"off\"\n")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	if _, err := e.prompt(ctx, id, acp.TextBlock("write it")); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.titles) != 1 || !strings.Contains(e.titles[0], "three.txt (3 lines)") {
+		t.Fatalf("permission titles: %q", e.titles)
 	}
 }
