@@ -291,6 +291,11 @@ func (m *Model) openEditor() tea.Cmd {
 			os.Remove(dir)
 			return editorTextMsg{err: err}
 		}
+		// A text file ends with a newline: an editor that appends (echo
+		// >>, ed) starts a line of its own.
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
 		_, err = f.WriteString(text)
 		f.Close()
 		if err != nil {

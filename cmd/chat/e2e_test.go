@@ -313,6 +313,27 @@ func TestTUIEscapeSequencesAreInert(t *testing.T) {
 	}
 }
 
+// TestTUIEditorFileEndsWithANewline: what an appending editor adds to the
+// draft starts a line of its own (the file ended without a newline, so it
+// was glued onto the draft's last line).
+func TestTUIEditorFileEndsWithANewline(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "got it"})
+	editor := filepath.Join(t.TempDir(), "editor.sh")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nprintf 'appended line\\n' >> \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTermEnv(t, srv, "EDITOR="+editor)
+	tm.typeText("draft")
+	tm.keys("C-g")
+	tm.waitFor("appended line", 5*time.Second)
+	tm.keys("Enter")
+	tm.waitFor("got it", 10*time.Second)
+	if got := srv.Requests()[0].Messages[1].Text(); got != "draft\nappended line" {
+		t.Fatalf("sent %q", got)
+	}
+}
+
 func TestTUIEditorAndHistory(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})
