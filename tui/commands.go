@@ -501,6 +501,7 @@ func (m *Model) helpBlock() string {
 	b.WriteString("keys: enter sends · shift+enter, alt+enter or ctrl+j: new line · ctrl+g: edit in $EDITOR · ↑/↓: history\n")
 	b.WriteString("while a turn runs: enter injects into it · tab queues for after it · ↑ on empty input edits the newest queued · ctrl+x deletes it\n")
 	b.WriteString("esc or ctrl+c cancels a turn · ctrl+c clears the input · ctrl+c twice or ctrl+d quits · ctrl+o shows thinking and tool output\n")
+	b.WriteString("esc esc on an empty input edits your last message · @ mentions a file (tab completes) · ! at the start runs your own shell command\n")
 	for _, c := range commands {
 		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s", c.name, c.args, c.help))
 	}

@@ -354,3 +354,17 @@ func TestTUIEditorAndHistory(t *testing.T) {
 		t.Fatalf("sent %q", got)
 	}
 }
+
+// TestTUIHelpNamesEveryKey: /help names the keys and prefixes the README
+// does: Esc Esc, @ and ! (it left them out).
+func TestTUIHelpNamesEveryKey(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, oaitest.New(t))
+	tm.ask("/help")
+	screen := tm.waitFor("/quit", 5*time.Second)
+	for _, want := range []string{"esc esc", "@ mentions a file", "! at the start"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/help does not mention %q:\n%s", want, screen)
+		}
+	}
+}
