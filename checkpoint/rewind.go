@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"slices"
 	"strings"
 
@@ -207,7 +208,36 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 		}
 		res.Restored = append(res.Restored, Change{Path: p, Kind: kind})
 	}
+	removeEmptied(r, res.Restored, target)
 	return res, nil
+}
+
+// removeEmptied removes the folders a rewind left empty that held none of
+// the restored state's files: the agent made them for what it created.
+// Deepest first; a folder that is not empty stays (the kernel refuses).
+func removeEmptied(root int, restored []Change, target map[string]Entry) {
+	held := map[string]bool{}
+	for p := range target {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			held[d] = true
+		}
+	}
+	var dirs []string
+	for _, c := range restored {
+		if c.Kind != '-' {
+			continue
+		}
+		for d := path.Dir(c.Path); d != "." && !held[d] && !slices.Contains(dirs, d); d = path.Dir(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	slices.SortFunc(dirs, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
+	for _, d := range dirs {
+		if parent, name, err := nofollow.Parent(root, d, false); err == nil {
+			_ = unix.Unlinkat(parent, name, unix.AT_REMOVEDIR)
+			unix.Close(parent)
+		}
+	}
 }
 
 // put writes an entry's content at p (a symlink as a link), with its

@@ -74,6 +74,9 @@ func TestRewindThroughTheBinary(t *testing.T) {
 	if !strings.Contains(out, "conversation rewound to before turn 1") {
 		t.Fatalf("rewind said:\n%s", out)
 	}
+	if _, err := os.Stat(filepath.Join(w.dir, "new")); err == nil {
+		t.Fatal("the folder the agent made is left behind, empty")
+	}
 	// The conversation goes on from before turn 1.
 	chat("--continue", "-p", "hello again")
 	reqs := srv.Requests()
