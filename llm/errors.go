@@ -77,6 +77,10 @@ func (e *APIError) hint() string {
 		return "check the base URL; it usually ends in /v1"
 	case isContextOverflow(msg):
 		return "the request is larger than the model's context window"
+	case strings.Contains(msg, "--jinja"):
+		return "llama-server takes tools only when started with --jinja; restart it so"
+	case e.Status >= 500 && e.permanent():
+		return "the server refuses this request as it is; trying again would not help"
 	case e.Status == 429 && e.RetryAfter > 0:
 		return fmt.Sprintf("rate limited; try again in %s", e.RetryAfter.Round(time.Second))
 	case e.Status == 429:
@@ -95,7 +99,23 @@ func (e *APIError) Retryable() bool {
 	if e.overflow() {
 		return false // llama.cpp says so with a 500 on some paths: the same request fails the same way
 	}
+	if e.permanent() {
+		return false
+	}
 	return e.Status == 429 || e.Status == 408 || e.Status >= 500
+}
+
+// permanent reports a server error that names what the server cannot do
+// with this request (llama.cpp's 500 "tools param requires --jinja flag"):
+// the same request fails the same way, so it is said at once, not retried.
+func (e *APIError) permanent() bool {
+	msg := strings.ToLower(e.Message)
+	for _, s := range []string{"--jinja", "not supported", "unsupported", "does not support", "not implemented"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // ConnError is a failure to reach the server at all.

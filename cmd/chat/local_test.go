@@ -170,3 +170,21 @@ func TestTUIRescuedCallIsSaid(t *testing.T) {
 		t.Fatalf("the screen:\n%s", screen)
 	}
 }
+
+// TestPermanentServerErrorIsNotRetried: llama-server without --jinja
+// answers every request with tools a 500; chat says so at once (it
+// retried three times as if the server were busy).
+func TestPermanentServerErrorIsNotRetried(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply {
+		return oaitest.Fail{Status: 500, Message: "tools param requires --jinja flag", Type: "server_error"}
+	})
+	_, errOut, code := run(t, command(t, srv, "-p", "hi"))
+	if code != 1 || !strings.Contains(errOut, "--jinja") || strings.Contains(errOut, "retrying") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	if n := srv.RequestCount(); n != 1 {
+		t.Fatalf("%d requests for an error that does not pass", n)
+	}
+}
