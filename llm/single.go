@@ -27,6 +27,12 @@ func (c *Client) single(ctx context.Context, wire openai.ChatCompletionRequest, 
 	}
 	ch := wc.Choices[0]
 	resp.Content, resp.Reasoning = ch.Message.Content.Text, ch.Message.reasoning()
+	if resp.Reasoning == "" {
+		var th inlineThink
+		r, x := th.split(resp.Content)
+		r2, x2 := th.flush()
+		resp.Reasoning, resp.Content = r+r2, x+x2
+	}
 	if ch.FinishReason != nil {
 		resp.FinishReason = *ch.FinishReason
 	}

@@ -163,6 +163,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 		finished        bool
 		chunks          = newChunkDecoder()
 		batch           deltaBatch
+		think           inlineThink
 	)
 	size := 0
 	count := func(n int) error {
@@ -195,6 +196,21 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 				return err
 			}
 			batch.add(kind, s)
+		}
+		return nil
+	}
+	// passText passes on content, a <think> block at its start as
+	// reasoning (think.go).
+	passText := func(r, x string) error {
+		if r != "" {
+			reasoning.WriteString(r)
+			if err := pass(ChunkReasoning, r); err != nil {
+				return err
+			}
+		}
+		if x != "" {
+			text.WriteString(x)
+			return pass(ChunkText, x)
 		}
 		return nil
 	}
@@ -236,8 +252,7 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 				}
 			}
 			if d.Content.Text != "" {
-				text.WriteString(d.Content.Text)
-				if err := pass(ChunkText, d.Content.Text); err != nil {
+				if err := passText(think.split(d.Content.Text)); err != nil {
 					return fail(err)
 				}
 			}
@@ -264,6 +279,9 @@ func (c *Client) once(ctx context.Context, wire openai.ChatCompletionRequest, no
 				return resp, started, err
 			}
 		}
+	}
+	if err := passText(think.flush()); err != nil {
+		return fail(err)
 	}
 	if err := flush(); err != nil {
 		return resp, started, err

@@ -188,3 +188,26 @@ func TestPermanentServerErrorIsNotRetried(t *testing.T) {
 		t.Fatalf("%d requests for an error that does not pass", n)
 	}
 }
+
+// TestInlineThinkingIsNotTheAnswer: a model whose server leaves
+// <think>…</think> in the content (here before a call written as text)
+// has it shown as thinking, never printed as the answer or sent back as
+// what it said.
+func TestInlineThinkingIsNotTheAnswer(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "<think>I should read the notes first.</think>\n" + hermesCall, Piece: 4},
+		oaitest.Answer{Text: "<think>They say milk.</think>The notes say: buy milk."})
+	cmd := command(t, srv, "-p", "what do my notes say?")
+	if err := os.WriteFile(filepath.Join(cmd.Dir, "notes.txt"), []byte("buy milk\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, cmd)
+	if code != 0 || strings.Contains(out, "think>") || strings.Contains(out, "I should read") || strings.TrimSpace(out) != "The notes say: buy milk." {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, m := range srv.Requests()[1].Messages {
+		if m.Role == "assistant" && strings.Contains(m.Text(), "think>") {
+			t.Fatalf("the thinking was sent back as what the model said: %q", m.Text())
+		}
+	}
+}
