@@ -125,6 +125,10 @@ func (t *Terminal) OnEvent(e Event) {
 	case Error:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%serror: %s\n", t.indent, String(e.Err.Error()))
+	case Usage:
+		if s.showThinking { // -v: the token line follows on stderr, on a line of its own
+			t.endAnswerLine()
+		}
 	case TurnDone:
 		t.endAnswerLine()
 	}

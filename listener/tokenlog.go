@@ -21,6 +21,9 @@ type TokenLog struct {
 	tally *tokenTally
 	id    string
 	w     io.Writer
+	// Local says the model runs on a local server: its lines say "local,
+	// free" rather than a cost of $0.000000.
+	Local bool
 }
 
 type tokenTally struct {
@@ -36,7 +39,7 @@ func NewTokenLog(w io.Writer) *TokenLog {
 
 // ForSubAgent implements Forker.
 func (l *TokenLog) ForSubAgent(id string) Listener {
-	return &TokenLog{tally: l.tally, id: id, w: l.w}
+	return &TokenLog{tally: l.tally, id: id, w: l.w, Local: l.Local}
 }
 
 // OnEvent implements Listener.
@@ -68,7 +71,10 @@ func (l *TokenLog) OnEvent(e Event) {
 		if u.Cached > 0 {
 			line += fmt.Sprintf(" (%d of the prompt cached)", u.Cached)
 		}
-		if u.Priced {
+		switch {
+		case l.Local:
+			line += " · local, free"
+		case u.Priced:
 			line += fmt.Sprintf(" · $%.6f", u.Cost)
 		}
 		fmt.Fprintln(l.w, line)

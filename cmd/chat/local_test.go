@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -209,5 +211,24 @@ func TestInlineThinkingIsNotTheAnswer(t *testing.T) {
 		if m.Role == "assistant" && strings.Contains(m.Text(), "think>") {
 			t.Fatalf("the thinking was sent back as what the model said: %q", m.Text())
 		}
+	}
+}
+
+// TestVerboseTokenLineStandsAlone: with -v, stdout and stderr on one
+// terminal, the token line is a line of its own (it was glued onto the
+// answer's last line), and a local server's cost reads "local, free" (it
+// read $0.000000).
+func TestVerboseTokenLineStandsAlone(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "The answer, without a final newline."})
+	cmd := command(t, srv, "-v", "-p", "hi")
+	var both bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &both, &both
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, both.String())
+	}
+	out := both.String()
+	if !regexp.MustCompile(`(?m)^\[tokens main\] .* · local, free$`).MatchString(out) || strings.Contains(out, "$0.000000") {
+		t.Fatalf("the token line:\n%s", out)
 	}
 }

@@ -64,7 +64,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	}
 	ls := listener.NewList(out)
 	if o.verbose {
-		ls.Add(listener.NewTokenLog(d.stderr))
+		tokens := listener.NewTokenLog(d.stderr)
+		tokens.Local = pricing.IsLocal(cfg.BaseURL)
+		ls.Add(tokens)
 	}
 	// One SIGINT (or SIGTERM) at any moment ends the run: during start-up
 	// (a slow MCP server, the model list) it cancels the run's context,
