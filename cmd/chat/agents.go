@@ -52,6 +52,28 @@ func definitions(d deps, o *rootOptions, cfg config.Config) (map[string]agent.De
 	return out, nil
 }
 
+// agentSources says where each named agent comes from: "config",
+// "imported", or "config (shadows the imported one)" when both have it.
+func agentSources(d deps, o *rootOptions) (map[string]string, error) {
+	cfg, err := loadConfigFile(d, o, config.Flags{})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	files, _ := filepath.Glob(filepath.Join(agentsDir(d, o), "*.json"))
+	for _, f := range files {
+		out[strings.TrimSuffix(filepath.Base(f), ".json")] = "imported"
+	}
+	for name := range cfg.Agents {
+		if out[name] == "imported" {
+			out[name] = "config (shadows the imported one)"
+		} else {
+			out[name] = "config"
+		}
+	}
+	return out, nil
+}
+
 func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
 	def := agent.Definition{Identifier: name, Description: ac.Description, Model: ac.Model, Instructions: ac.Instructions,
 		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}}
@@ -191,8 +213,12 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				return nil
 			}
 			names := slices.Sorted(maps.Keys(defs))
+			sources, err := agentSources(d, o)
+			if err != nil {
+				return err
+			}
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
+			fmt.Fprintln(tw, "NAME\tFROM\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
 			for _, n := range names {
 				def := defs[n]
 				budget := def.MaxSteps.String()
@@ -207,7 +233,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				if model == "" {
 					model = "(default)"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, model, budget, strings.Join(tools, ","), firstLineOf(def.Instructions))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n, sources[n], model, budget, strings.Join(tools, ","), firstLineOf(def.Instructions))
 			}
 			return tw.Flush()
 		},
@@ -278,6 +304,10 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "imported agent %s into %s\n", def.Identifier, path)
+			if sources, err := agentSources(d, o); err == nil && strings.HasPrefix(sources[def.Identifier], "config") {
+				fmt.Fprintf(d.stdout, "but [agents.%s] in %s has the same name and wins: the imported one is not used until that table is renamed or removed\n",
+					def.Identifier, configPath(d, o))
+			}
 			return nil
 		},
 	}

@@ -66,7 +66,15 @@ temperature = 0.1
 	if out, errOut, code := runOther("agents", "import", file); code != 0 || !strings.Contains(out, "imported agent reviewer") {
 		t.Fatal(out, errOut)
 	}
-	if list, _, _ := runOther("agents", "list"); !strings.Contains(list, "reviewer") {
+	if list, _, _ := runOther("agents", "list"); !strings.Contains(list, "reviewer") || !strings.Contains(list, "imported") {
+		t.Fatal(list)
+	}
+	// Imported where the config has an agent of the same name: the config's
+	// wins, and both the import and the list say so.
+	if out, errOut, code := run1("agents", "import", "--force", file); code != 0 || !strings.Contains(out, "[agents.reviewer]") || !strings.Contains(out, "wins") {
+		t.Fatalf("import over a config agent: %d\n%s\n%s", code, out, errOut)
+	}
+	if list, _, _ := run1("agents", "list"); !strings.Contains(list, "config (shadows the imported one)") {
 		t.Fatal(list)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
