@@ -123,6 +123,12 @@ type Request struct {
 	// Always is what answering "always" would allow from now on; empty
 	// when "always" is not offered.
 	Always []Grant
+	// NoModel: chat asks for itself (trusting a project's hooks), no
+	// model waits for the answer, so there is no one to tell why.
+	NoModel bool
+	// Granted is what the person is told when they answer yes ("" says
+	// nothing).
+	Granted string
 }
 
 // Approver asks a person. It must return when ctx is done.

@@ -174,13 +174,16 @@ func (m *Model) approvalKey(key string) bool {
 		case key == "a":
 			m.notice = "\"always\" is not offered for this one: it asks every time"
 		default:
-			m.answer(tool.Decision{Verdict: tool.Allow}, "")
+			m.answer(tool.Decision{Verdict: tool.Allow}, a.req.Granted)
 		}
 		return true
 	case "n":
 		m.answer(tool.Decision{Verdict: tool.Deny, Reason: "the user declined"}, "✗ declined")
 		return true
 	case "t":
+		if a.req.NoModel {
+			return false // no one to tell: typing, as any other key
+		}
 		// The reason is typed in the input; what it held is kept aside
 		// and comes back after.
 		a.reasoning, a.stash = true, m.input.value()
@@ -348,6 +351,9 @@ func (m *Model) approvalView() string {
 	default:
 		// The choices first: a long "always" scope is what gets cut.
 		footer := "[y]es  [n]o  [t]ell it why"
+		if a.req.NoModel {
+			footer = "[y]es  [n]o"
+		}
 		if len(a.req.Always) > 0 {
 			footer += "  [a]lways: " + grantList(a.req.Always)
 		}

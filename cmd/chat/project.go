@@ -230,9 +230,10 @@ func (p *projectHooks) scripts() map[string]string {
 func retrust(d deps, a *tui.Approvals) func(context.Context, hook.Hook, map[string]string) bool {
 	return func(ctx context.Context, h hook.Hook, changed map[string]string) bool {
 		files := slices.Sorted(maps.Keys(changed))
-		req := tool.Request{Tool: "hook", Review: tool.Review{NeedsApproval: true,
-			Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you, outside the sandbox",
-			Detail:  h.Command}}
+		req := tool.Request{Tool: "hook", NoModel: true, Granted: "✓ trusted the changed " + strings.Join(files, ", "),
+			Review: tool.Review{NeedsApproval: true,
+				Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you, outside the sandbox",
+				Detail:  h.Command}}
 		dec, err := a.Approve(ctx, req)
 		if err != nil || dec.Verdict == tool.Deny {
 			return false
@@ -251,9 +252,10 @@ func untrustedNote(p *projectHooks) string {
 // the project's hooks may run; yes trusts this content from now on.
 func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
 	p := v.untrusted
-	req := tool.Request{Tool: "project hooks", Review: tool.Review{NeedsApproval: true,
-		Summary: "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox",
-		Detail:  p.path + ":\n" + p.describe()}}
+	req := tool.Request{Tool: "project hooks", NoModel: true, Granted: "✓ trusted " + p.path + ": its hooks run from now on (a changed file asks again)",
+		Review: tool.Review{NeedsApproval: true,
+			Summary: "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox",
+			Detail:  p.path + ":\n" + p.describe()}}
 	// The hooks are added as the person answers, before the REPL reads
 	// another key: a prompt typed right after "yes" runs them (added once
 	// this goroutine woke, they missed it now and then).

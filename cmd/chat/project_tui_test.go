@@ -113,7 +113,11 @@ func TestTUIProjectHooksAskForTrust(t *testing.T) {
 	t.Run("declined", func(t *testing.T) {
 		tm := startTermOpts(t, srv, termOpts{setup: setup, home: home})
 		tm.waitFor("hooks.toml", 10*time.Second)
-		tm.waitFor("touch", 5*time.Second)
+		screen := tm.waitFor("touch", 5*time.Second)
+		// No model waits for this answer: nothing to tell it.
+		if strings.Contains(screen, "ell it why") {
+			t.Fatalf("the trust prompt offers to tell a model why:\n%s", screen)
+		}
 		tm.answer("n")
 		tm.ask("one")
 		tm.waitFor("fine", 10*time.Second)
@@ -125,6 +129,7 @@ func TestTUIProjectHooksAskForTrust(t *testing.T) {
 		tm := startTermOpts(t, srv, termOpts{setup: setup, home: home})
 		tm.waitFor("hooks.toml", 10*time.Second)
 		tm.answer("y")
+		tm.waitFor("✓ trusted", 5*time.Second) // a yes is confirmed
 		tm.ask("two")
 		tm.waitFor("fine", 10*time.Second)
 		if !fileExists(filepath.Join(traces, "ran")) {
