@@ -48,14 +48,18 @@ func projectVoice(d deps, cfg config.Config, wd string, host *sessionHost) (voic
 				project.MaxInstructions>>10, sourceList(v.instructions.Sources))
 		}
 	}
-	runner, err := hook.New(configHooks(cfg.Hooks, "config"), wd, childEnv(d, cfg))
+	// The project is the repository around wd, for hooks as for AGENTS.md:
+	// run from a subfolder, its hooks run (in its root, where the
+	// commands' relative paths point).
+	root := project.Root(wd)
+	runner, err := hook.New(configHooks(cfg.Hooks, "config"), root, childEnv(d, cfg))
 	if err != nil {
 		return v, err
 	}
 	runner.Session = host.transcript
 	runner.Report = func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) }
 	v.hooks = runner
-	ph, err := loadProjectHooks(wd)
+	ph, err := loadProjectHooks(root)
 	if err != nil {
 		return v, err
 	}
@@ -121,10 +125,10 @@ type projectHooks struct {
 	hooks   []hook.Hook
 }
 
-// loadProjectHooks reads the working directory's .chat/hooks.toml (nil
-// when there is none).
-func loadProjectHooks(wd string) (*projectHooks, error) {
-	path := filepath.Join(wd, config.ProjectHooksFile)
+// loadProjectHooks reads the project's .chat/hooks.toml (nil when there
+// is none).
+func loadProjectHooks(root string) (*projectHooks, error) {
+	path := filepath.Join(root, config.ProjectHooksFile)
 	hooks, content, err := config.LoadHooks(path)
 	if err != nil || content == nil {
 		return nil, err

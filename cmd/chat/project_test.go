@@ -305,6 +305,26 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 	}
 }
 
+// TestProjectHooksRunFromASubfolder: the project is the repository, for
+// hooks as for AGENTS.md: trusted at the root, its hooks run when chat
+// starts in a subfolder (they did not).
+func TestProjectHooksRunFromASubfolder(t *testing.T) {
+	t.Parallel()
+	w := newHookWorld(t, "")
+	_ = os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
+	mkfile(t, filepath.Join(w.dir, ".chat", "hooks.toml"), fmt.Sprintf("[[hooks.UserPromptSubmit]]\ncommand = \"touch %s/ran\"\n", w.traces))
+	sub := filepath.Join(w.dir, "pkg", "deep")
+	_ = os.MkdirAll(sub, 0o755)
+	w.dir = sub
+	if out, errOut, code := w.chat(t, nil, "hooks", "trust"); code != 0 || !strings.Contains(out, "touch") {
+		t.Fatalf("chat hooks trust from a subfolder: %d\n%s\n%s", code, out, errOut)
+	}
+	srv := oaitest.New(t, oaitest.Answer{Text: "ok"})
+	if _, errOut, code := w.chat(t, srv, "-p", "hi"); code != 0 || !fileExists(filepath.Join(w.traces, "ran")) {
+		t.Fatalf("the project's hook did not run from a subfolder (exit %d):\n%s", code, errOut)
+	}
+}
+
 // TestSubAgentsHearTheProject: a sub-agent's system prompt carries the
 // project's instructions, its tool calls go through PreToolUse hooks,
 // and its end runs SubagentStop (not Stop).
