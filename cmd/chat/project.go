@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/hook"
 	"github.com/chatrepl/chat/internal/atomicfile"
@@ -70,6 +71,9 @@ func projectVoice(d deps, cfg config.Config, wd string, host *sessionHost) (voic
 			err = runner.Add(ph.hooks...)
 		} else {
 			v.untrusted = ph
+			if old := store.trustedContent(known[ph.path]); old != "" {
+				ph.changed = udiff.Unified("trusted", "now", old, string(ph.content))
+			}
 		}
 	}
 	// The scripts a hook names in the working directory are pinned as
@@ -123,6 +127,9 @@ type projectHooks struct {
 	path    string
 	content []byte
 	hooks   []hook.Hook
+	// changed is how the file differs from the version last trusted (a
+	// unified diff; "" when it was never trusted here).
+	changed string
 }
 
 // loadProjectHooks reads the project's .chat/hooks.toml (nil when there
@@ -185,8 +192,12 @@ func (t trustFile) trusted(p *projectHooks, known map[string]string) bool {
 	return true
 }
 
-// trust records p's content, and its scripts as they are, as trusted.
+// trust records p's content, and its scripts as they are, as trusted;
+// the content is kept, to show what changed when it changes.
 func (t trustFile) trust(p *projectHooks) error {
+	if err := atomicfile.Write(t.contentPath(p.digest()), p.content, 0o600); err != nil {
+		return err
+	}
 	return t.update(func(m map[string]string) {
 		m[p.path] = p.digest()
 		for f, d := range p.scripts() {
@@ -212,6 +223,20 @@ func (t trustFile) update(change func(map[string]string)) error {
 		return err
 	}
 	return atomicfile.Write(t.path, b, 0o600)
+}
+
+// contentPath is where a trusted version of a hooks file is kept.
+func (t trustFile) contentPath(digest string) string {
+	return filepath.Join(filepath.Dir(t.path), "trusted-hooks", digest+".toml")
+}
+
+// trustedContent is the hooks file trusted under digest ("" if not kept).
+func (t trustFile) trustedContent(digest string) string {
+	if digest == "" || strings.ContainsAny(digest, `/\.`) {
+		return ""
+	}
+	b, _ := os.ReadFile(t.contentPath(digest))
+	return string(b)
 }
 
 // scriptKey is where the trust file keeps a script's digest.
@@ -249,17 +274,28 @@ func retrust(d deps, a *tui.Approvals) func(context.Context, hook.Hook, map[stri
 
 // untrustedNote is what print mode says of project hooks it does not run.
 func untrustedNote(p *projectHooks) string {
+	if p.changed != "" {
+		return fmt.Sprintf("chat: %s changed since you trusted it; its hooks do not run until you trust it again (chat hooks shows what changed; chat hooks trust)", p.path)
+	}
 	return fmt.Sprintf("chat: %s has hooks that run commands; they do not run until you trust them (chat hooks trust, after reading them)", p.path)
+}
+
+// question is what the person is shown to decide on trusting p.
+func (p *projectHooks) question() (summary, detail string) {
+	if p.changed != "" {
+		return "run this project's hooks? " + config.ProjectHooksFile + " changed since you trusted it; they run as you, outside the sandbox",
+			p.path + " changed since you trusted it:\n" + strings.TrimRight(p.changed, "\n") + "\n\nnow:\n" + p.describe()
+	}
+	return "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox", p.path + ":\n" + p.describe()
 }
 
 // askTrust asks the person, through the REPL's approval prompt, whether
 // the project's hooks may run; yes trusts this content from now on.
 func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
 	p := v.untrusted
+	summary, detail := p.question()
 	req := tool.Request{Tool: "project hooks", NoModel: true, Granted: "✓ trusted " + p.path + ": its hooks run from now on (a changed file asks again)",
-		Review: tool.Review{NeedsApproval: true,
-			Summary: "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox",
-			Detail:  p.path + ":\n" + p.describe()}}
+		Review: tool.Review{NeedsApproval: true, Summary: summary, Detail: detail}}
 	// The hooks are added as the person answers, before the REPL reads
 	// another key: a prompt typed right after "yes" runs them (added once
 	// this goroutine woke, they missed it now and then).
@@ -285,6 +321,9 @@ func (v voice) hookList() string {
 		fmt.Fprintf(&b, "%-16s %-20s %s  (%s)\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Source)
 	}
 	if p := v.untrusted; p != nil {
+		if p.changed != "" {
+			fmt.Fprintf(&b, "%s changed since you trusted it:\n%s\n", p.path, strings.TrimRight(p.changed, "\n"))
+		}
 		fmt.Fprintf(&b, "not trusted, not run (%s):\n", p.path)
 		for _, line := range strings.Split(p.describe(), "\n") {
 			b.WriteString("  " + line + "\n")

@@ -297,11 +297,14 @@ func TestUntrustedProjectHooksDoNotRun(t *testing.T) {
 	if _, errOut, _ := w.chat(t, srv, "-p", "hi"); !fileExists(filepath.Join(w.traces, "pwned")) {
 		t.Fatalf("the trusted hook did not run:\n%s", errOut)
 	}
-	// Changed after trust: asks again.
+	// Changed after trust: asks again, and says what changed.
 	_ = os.Remove(filepath.Join(w.traces, "pwned"))
-	mkfile(t, filepath.Join(w.dir, ".chat", "hooks.toml"), hooks+"\n# changed\n")
-	if w.chat(t, srv, "-p", "hi"); fileExists(filepath.Join(w.traces, "pwned")) {
-		t.Fatal("a changed hooks file ran without new trust")
+	mkfile(t, filepath.Join(w.dir, ".chat", "hooks.toml"), hooks+"\n[[hooks.Stop]]\ncommand = \"curl evil.example\"\n")
+	if _, errOut, _ := w.chat(t, srv, "-p", "hi"); fileExists(filepath.Join(w.traces, "pwned")) || !strings.Contains(errOut, "changed since you trusted it") {
+		t.Fatalf("a changed hooks file ran without new trust, or was not said to have changed:\n%s", errOut)
+	}
+	if out, _, _ := w.chat(t, nil, "hooks"); !strings.Contains(out, "changed since you trusted it") || !strings.Contains(out, "+command = \"curl evil.example\"") {
+		t.Errorf("chat hooks does not show what changed:\n%s", out)
 	}
 }
 
