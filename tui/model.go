@@ -206,9 +206,12 @@ type Model struct {
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
-	outbox   []string
-	frames   frameHeights // the heights of the recent views, for printing
-	printing bool
+	outbox []string
+	// queuedEdit: the input holds a queued message taken out with ↑, which
+	// ctrl+x deletes.
+	queuedEdit bool
+	frames     frameHeights // the heights of the recent views, for printing
+	printing   bool
 	// Fullscreen keeps the printed blocks for its viewport.
 	scroll fullscreen
 }

@@ -118,7 +118,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.input.empty() && m.pending.len() > 0 {
 			if p, ok := m.pending.takeNewest(); ok {
 				m.input.set(p.text)
-				m.notice = "editing a queued message: enter injects it, tab sends it after the turn"
+				m.queuedEdit = true
+				m.notice = "editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it"
 			}
 			return nil
 		}
@@ -130,6 +131,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 	case "ctrl+x":
+		if m.queuedEdit && !m.input.empty() { // the queued message taken out to edit
+			m.notice = "deleted: " + truncateWidth(m.input.value(), 40)
+			m.input.set("")
+			m.queuedEdit = false
+			return nil
+		}
+		m.queuedEdit = false
 		if m.input.empty() && m.pending.len() > 0 {
 			if p, ok := m.pending.takeNewest(); ok {
 				m.notice = "deleted: " + truncateWidth(p.text, 40)
@@ -217,6 +225,7 @@ func isCommandLine(s string) bool {
 // submit sends the input: a command, a new turn, or while a turn runs an
 // item for the pending list (inject: into this turn; else after it).
 func (m *Model) submit(inject bool) tea.Cmd {
+	m.queuedEdit = false
 	raw := m.input.value()
 	text := m.input.text()
 	if strings.TrimSpace(text) == "" {

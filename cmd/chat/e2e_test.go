@@ -369,3 +369,35 @@ func TestTUIHelpNamesEveryKey(t *testing.T) {
 		}
 	}
 }
+
+// TestTUICtrlXDeletesTheQueuedMessageBeingEdited: ↑ takes the queued
+// message into the input to edit; Ctrl+X, as the hint says, deletes it
+// (it did nothing), and it is never sent.
+func TestTUICtrlXDeletesTheQueuedMessageBeingEdited(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "The first answer, held", Piece: 8, Gate: gate, GateAfter: 1},
+		oaitest.Answer{Text: "second turn"})
+	tm := startTerm(t, srv)
+	tm.ask("first")
+	tm.waitFor("The firs", 10*time.Second)
+	tm.typeText("queued for later")
+	tm.keys("Tab")
+	tm.waitFor("after turn queued for later", 5*time.Second)
+	tm.keys("Up")
+	tm.waitFor("ctrl+x deletes it", 5*time.Second)
+	tm.keys("C-x")
+	tm.waitFor("deleted: queued for later", 5*time.Second)
+	gate.Release()
+	tm.waitFor("held", 10*time.Second)
+	tm.waitIdle(10 * time.Second)
+	tm.ask("next")
+	tm.waitFor("second turn", 10*time.Second)
+	for _, r := range srv.Requests() {
+		for _, m := range r.Messages {
+			if strings.Contains(m.Text(), "queued for later") {
+				t.Fatalf("the deleted message was sent: %s", r.Shape())
+			}
+		}
+	}
+}
