@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strconv"
 	"strings"
 	"time"
@@ -230,15 +231,18 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		var b strings.Builder
 		b.WriteString("tools:")
 		tools := m.opts.Tools()
-		nameW := 4
+		nameW, stateW := 4, 4
 		for _, t := range tools {
 			nameW = min(max(nameW, len(visibleLine(t.Name))), 24)
+			stateW = min(max(stateW, ansi.StringWidth(t.State)), 48)
 		}
 		for _, t := range tools {
-			// One row each, never wrapped: name, state, as much of the
-			// description as fits.
-			b.WriteString(fmt.Sprintf("\n  %-*s  %-22s  %s", nameW, truncateWidth(visibleLine(t.Name), nameW), truncateWidth(t.State, 22),
-				truncateWidth(visibleLine(t.Description), max(m.width-nameW-30, 10))))
+			// One row each, never wrapped: name, how it is treated (whole),
+			// and as much of the description as fits.
+			state := truncateWidth(t.State, stateW)
+			b.WriteString(fmt.Sprintf("\n  %-*s  %s%s  %s", nameW, truncateWidth(visibleLine(t.Name), nameW), state,
+				strings.Repeat(" ", stateW-ansi.StringWidth(state)),
+				truncateWidth(visibleLine(t.Description), max(m.width-nameW-stateW-6, 10))))
 		}
 		if m.opts.Sandbox != nil {
 			b.WriteString("\n" + wrap(visibleLine(m.opts.Sandbox()), max(m.width-2, 20)))

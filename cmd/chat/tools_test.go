@@ -146,7 +146,7 @@ func processesWith(marker string) []int {
 // skill) say so.
 func TestTUIToolsFitOneRow(t *testing.T) {
 	t.Parallel()
-	for _, width := range []int{80, 100} {
+	for _, width := range []int{80, 100, 120} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
 			t.Parallel()
 			srv := oaitest.New(t)
@@ -181,6 +181,10 @@ func TestTUIToolsFitOneRow(t *testing.T) {
 				if !strings.Contains(rows[name], "runs without asking") {
 					t.Errorf("%s: %q", name, rows[name])
 				}
+			}
+			// How a tool is treated is never cut; the description is.
+			if !strings.Contains(rows["read_file"], "free here, asks outside") {
+				t.Errorf("read_file's treatment is cut: %q", rows["read_file"])
 			}
 		})
 	}
