@@ -28,6 +28,10 @@ type Terminal struct {
 	answer, thinking Sanitizer
 	atLineStart      bool
 	streamed         bool
+	// window is the model's context window once known; cutOff is an answer
+	// cut at finish_reason "length", said once its usage shows why.
+	window int
+	cutOff bool
 }
 
 type terminalShared struct {
@@ -76,8 +80,10 @@ func (t *Terminal) OnEvent(e Event) {
 		t.streamed = false
 		if e.Finish == "length" && len(e.ToolCalls) == 0 {
 			t.endAnswerLine()
-			fmt.Fprintf(s.diag, "%s! the answer was cut off: the model reached its output limit (finish_reason \"length\"); a larger max_tokens, or asking it to go on, gets the rest\n", t.indent)
+			t.cutOff = true // said at its Usage, which says which limit it was
 		}
+	case ContextCap:
+		t.window = e.Tokens
 	case ThinkingDelta:
 		if s.showThinking {
 			fmt.Fprint(s.diag, t.thinking.Clean(e.Text))
@@ -129,9 +135,26 @@ func (t *Terminal) OnEvent(e Event) {
 		if s.showThinking { // -v: the token line follows on stderr, on a line of its own
 			t.endAnswerLine()
 		}
+		t.sayCut(e.Total)
 	case TurnDone:
+		t.sayCut(0)
 		t.endAnswerLine()
 	}
+}
+
+// sayCut says, once, that the answer was cut, and by which limit: the
+// context window when the request and answer filled it (total tokens),
+// else the output limit.
+func (t *Terminal) sayCut(total int) {
+	if !t.cutOff {
+		return
+	}
+	t.cutOff = false
+	if t.window > 0 && total >= t.window*95/100 {
+		fmt.Fprintf(t.shared.diag, "%s! the answer was cut off: the context window is full (%d of %d tokens); a new session, or compacting the conversation, makes room\n", t.indent, total, t.window)
+		return
+	}
+	fmt.Fprintf(t.shared.diag, "%s! the answer was cut off: the model reached its output limit (finish_reason \"length\"); a larger max_tokens, or asking it to go on, gets the rest\n", t.indent)
 }
 
 func (t *Terminal) writeAnswer(text string) {

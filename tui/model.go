@@ -210,8 +210,11 @@ type Model struct {
 	// queuedEdit: the input holds a queued message taken out with ↑, which
 	// ctrl+x deletes.
 	queuedEdit bool
-	frames     frameHeights // the heights of the recent views, for printing
-	printing   bool
+	frames     frameHeights
+	// cutOff: the last answer ended at finish_reason "length"; said at
+	// its Usage.
+	cutOff   bool // the heights of the recent views, for printing
+	printing bool
 	// Fullscreen keeps the printed blocks for its viewport.
 	scroll fullscreen
 }

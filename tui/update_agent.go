@@ -140,6 +140,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		if e.Agent == "" { // the synthesizer's request is not this conversation
 			m.usage.contextUsed = e.Prompt + e.Completion
 		}
+		m.sayCut(e.Total)
 	case listener.Compacting:
 		m.live.state = "compacting"
 	case listener.Rescued:
@@ -204,7 +205,7 @@ func (m *Model) onAssistant(e listener.Assistant) {
 	m.printAnswerPart(rest)
 	m.live.paraBreak = false
 	if e.Finish == "length" {
-		m.print(m.noticeBlock(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
+		m.cutOff = true // said at its Usage, which says which limit it was
 	}
 	if e.Text != "" {
 		m.lastAnswer, m.lastSynthesized = e.Text, e.Synthesized
@@ -216,6 +217,7 @@ func (m *Model) onAssistant(e listener.Assistant) {
 // onTurnDone ends a turn. Input that arrived too late for the agent, and
 // what was queued for after the turn, starts the next turn.
 func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
+	m.sayCut(0)     // no usage came to say which limit
 	m.saveSession() // healing placeholders, unanswered marks: not appends
 	m.giveBack(msg.res.Unanswered)
 	if msg.turn <= m.ignoreUpTo {
@@ -345,4 +347,26 @@ func trimBlankLines(s string) string {
 		lines = lines[:len(lines)-1]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// sayCut says, once, that the answer was cut, and by which limit: the
+// context window when the request and the answer filled it, else the
+// output limit.
+func (m *Model) sayCut(total int) {
+	if !m.cutOff {
+		return
+	}
+	m.cutOff = false
+	if window := m.contextWindow(); window > 0 && total >= window*95/100 {
+		m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the answer was cut off: the context window is full (%d of %d tokens) · /compact or /new makes room", total, window)))
+		return
+	}
+	m.print(m.noticeBlock(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
+}
+
+func (m *Model) contextWindow() int {
+	if m.opts.Agent == nil {
+		return 0
+	}
+	return m.opts.Agent.ContextWindow()
 }

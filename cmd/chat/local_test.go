@@ -232,3 +232,26 @@ func TestVerboseTokenLineStandsAlone(t *testing.T) {
 		t.Fatalf("the token line:\n%s", out)
 	}
 }
+
+// TestCutByTheWindowSaysSo: an answer cut because the request and the
+// answer filled the context window says the window is full (it advised a
+// larger max_tokens, which cannot help).
+func TestCutByTheWindowSaysSo(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "The start of a long", Finish: "length", Usage: &oaitest.Usage{Prompt: 1950, Completion: 98, Total: 2048}})
+	_, errOut, code := run(t, command(t, srv, "--context-window", "2048", "-p", "hi"))
+	if code != 0 || !strings.Contains(errOut, "context window is full") || strings.Contains(errOut, "max_tokens") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+}
+
+// TestTUICutByTheWindowSaysSo: the REPL says the same.
+func TestTUICutByTheWindowSaysSo(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "The start of a long", Finish: "length", Usage: &oaitest.Usage{Prompt: 1950, Completion: 98, Total: 2048}})
+	tm := startTerm(t, srv, "--context-window", "2048")
+	tm.ask("hi")
+	if screen := tm.waitFor("cut off", 10*time.Second); !strings.Contains(screen, "context window is full") {
+		t.Fatalf("the REPL blames the output limit:\n%s", screen)
+	}
+}
