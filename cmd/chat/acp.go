@@ -80,7 +80,10 @@ func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, chan
 			}
 			return out, err
 		},
-		Open: func(ctx context.Context, r acpserver.OpenRequest) (*acpserver.Session, error) {
+		// A session lives as long as chat acp, not as the request that
+		// opened it: its window probe, MCP servers and hooks were cut
+		// when session/new returned.
+		Open: func(_ context.Context, r acpserver.OpenRequest) (*acpserver.Session, error) {
 			return openACP(ctx, d, *o, cfg, changed, r)
 		}})
 	return srv.Serve(ctx, d.stdin, proto)

@@ -405,3 +405,32 @@ func TestACPApprovalTitlesCountLines(t *testing.T) {
 		t.Fatalf("permission titles: %q", e.titles)
 	}
 }
+
+// TestACPAsksALocalServerItsWindow: chat acp against a llama.cpp-style
+// server that says its window in /props knows it, as the REPL does
+// (/context said "the model's window is not known").
+func TestACPAsksALocalServerItsWindow(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(4096)
+	srv.SayWindow()
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "fine"} })
+	cmd := command(t, srv, "acp")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	var text string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		from := e.count()
+		if _, err := e.prompt(ctx, id, acp.TextBlock("/context")); err != nil {
+			t.Fatal(err)
+		}
+		if text = e.text(from); strings.Contains(text, "4,096") || strings.Contains(text, "4096") || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !strings.Contains(text, "4,096") && !strings.Contains(text, "4096") {
+		t.Fatalf("/context in chat acp does not know the window:\n%s", text)
+	}
+}
