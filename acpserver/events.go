@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -28,6 +29,7 @@ type events struct {
 	mu       sync.Mutex
 	streamed map[string]bool   // by agent: its current message streamed
 	output   map[string]string // by call: the running output so far
+	open     []string          // calls started and not finished, in order
 	usage    turnUsage
 	finish   string // the main agent's last finish_reason
 	window   int
@@ -69,6 +71,7 @@ func (e *events) OnEvent(ev listener.Event) {
 			e.out.push(update{u: acp.UpdateUserMessageText(ev.Content)})
 		}
 	case listener.ToolCall:
+		e.open = append(e.open, callID(agent, ev.ID))
 		e.out.push(update{u: startCall(agent, ev.ID, ev.Name, ev.Arguments, e.cwd)})
 	case listener.ToolOutput:
 		id := callID(agent, ev.ID)
@@ -80,6 +83,7 @@ func (e *events) OnEvent(ev listener.Event) {
 	case listener.ToolResult:
 		id := callID(agent, ev.ID)
 		delete(e.output, id)
+		e.open = slices.DeleteFunc(e.open, func(o string) bool { return o == id })
 		e.out.push(update{u: endCall(id, ev.Name, ev.Content, ev.Err)})
 	case listener.Usage:
 		if speaks(agent) {
@@ -127,6 +131,20 @@ func (e *events) beginTurn() {
 	e.mu.Lock()
 	e.usage, e.finish = turnUsage{}, ""
 	e.mu.Unlock()
+}
+
+// closeOpen ends the calls the turn started and never finished (it was
+// cancelled while one waited for permission or ran): the editor would
+// show them pending for ever.
+func (e *events) closeOpen() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, id := range e.open {
+		delete(e.output, id)
+		e.out.push(update{u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusFailed),
+			acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock("cancelled: the turn ended before this call finished"))}))})
+	}
+	e.open = nil
 }
 
 func (e *events) endTurn() (turnUsage, string) {

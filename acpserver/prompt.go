@@ -102,6 +102,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 		l.out.push(update{u: acp.UpdateAgentMessageText(out.Err.Error())})
 		out.Err = nil
 	}
+	l.events.closeOpen()
 	l.out.flush()
 	used, finish := l.events.endTurn()
 	resp := acp.PromptResponse{StopReason: stopReason(out, finish)}

@@ -35,7 +35,8 @@ type acpEditor struct {
 	mu          sync.Mutex
 	updates     []acp.SessionUpdate
 	permissions int
-	titles      []string // the permission requests\' titles
+	titles      []string // the permission requests' titles
+	hold        bool     // permission requests wait until cancelled
 	stray       []string // stdout lines that are not JSON-RPC
 }
 
@@ -98,13 +99,18 @@ func (e *acpEditor) SessionUpdate(_ context.Context, n acp.SessionNotification) 
 	return nil
 }
 
-func (e *acpEditor) RequestPermission(_ context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
+func (e *acpEditor) RequestPermission(ctx context.Context, p acp.RequestPermissionRequest) (acp.RequestPermissionResponse, error) {
 	e.mu.Lock()
 	e.permissions++
 	if p.ToolCall.Title != nil {
 		e.titles = append(e.titles, *p.ToolCall.Title)
 	}
+	hold := e.hold
 	e.mu.Unlock()
+	if hold {
+		<-ctx.Done() // the agent withdrew the question
+		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}, nil
+	}
 	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(p.Options[0].OptionId)}, nil
 }
 
@@ -433,4 +439,55 @@ func TestACPAsksALocalServerItsWindow(t *testing.T) {
 	if !strings.Contains(text, "4,096") && !strings.Contains(text, "4096") {
 		t.Fatalf("/context in chat acp does not know the window:\n%s", text)
 	}
+}
+
+// TestACPCancelEndsTheCallThatWaited: cancelling while a permission
+// request is open ends the prompt with "cancelled" and, before that, gives
+// the waiting call a final status (it stayed pending for ever).
+func TestACPCancelEndsTheCallThatWaited(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(calls(oaitest.Call{ID: "w1", Name: "write_file", Args: `{"path":"x.txt","content":"x\n"}`}))
+	cmd := command(t, srv, "acp")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[sandbox]\nmode = \"off\"\n")
+	e := startEditor(t, cmd)
+	e.hold = true
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	done := make(chan acp.PromptResponse, 1)
+	go func() {
+		resp, _ := e.prompt(ctx, id, acp.TextBlock("write it"))
+		done <- resp
+	}()
+	for e.countPermissions() == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := e.conn.Cancel(ctx, acp.CancelNotification{SessionId: id}); err != nil {
+		t.Fatal(err)
+	}
+	resp := <-done
+	if resp.StopReason != acp.StopReasonCancelled {
+		t.Fatalf("stop reason %q", resp.StopReason)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var last acp.ToolCallStatus
+	for _, u := range e.updates {
+		if u.ToolCall != nil && u.ToolCall.ToolCallId == "w1" {
+			last = u.ToolCall.Status
+		}
+		if u.ToolCallUpdate != nil && u.ToolCallUpdate.ToolCallId == "w1" && u.ToolCallUpdate.Status != nil {
+			last = *u.ToolCallUpdate.Status
+		}
+	}
+	if last != acp.ToolCallStatusFailed {
+		t.Fatalf("the call that waited for permission ends %q", last)
+	}
+}
+
+func (e *acpEditor) countPermissions() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.permissions
 }
