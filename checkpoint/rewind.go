@@ -20,8 +20,11 @@ import (
 type Turn struct {
 	ID            string
 	Before, After int // checkpoint seqs; After is 0 when the turn never finished
-	Changes       []Change
-	left          map[string]*Entry // how the turn left each changed path (nil: gone)
+	// Interrupted: chat stopped during the turn (no checkpoint at its
+	// end); its changes count up to the next turn, or up to now.
+	Interrupted bool
+	Changes     []Change
+	left        map[string]*Entry // how the turn left each changed path (nil: gone)
 }
 
 // Turns lists the turns that have checkpoints, oldest first, with what
@@ -48,6 +51,9 @@ func (st *Store) turnsLocked(current map[string]Entry) ([]Turn, error) {
 		if info.Label == "after" {
 			turns[len(turns)-1].After = info.Seq
 		}
+	}
+	for i := range turns {
+		turns[i].Interrupted = turns[i].After == 0
 	}
 	// Where each turn ends: its "after", else the next turn's first
 	// checkpoint, else now (0).

@@ -37,12 +37,17 @@ var ErrTooBig = fmt.Errorf("the working directory is too large for checkpoints (
 // Folders are read in parallel: a checkpoint of an unchanged tree costs
 // one stat per file, and stats are slow on some machines (4 µs here).
 func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int64, error) {
+	return st.walkTree(root, prev, false)
+}
+
+// walkTree is scan; peek hashes new content without storing it.
+func (st *Store) walkTree(root string, prev map[string]Entry, peek bool) (map[string]Entry, int64, error) {
 	rootDir, err := os.Open(root)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rootDir.Close()
-	w := &walk{st: st, root: int(rootDir.Fd()), prev: prev, state: make(map[string]Entry, len(prev)), sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
+	w := &walk{st: st, root: int(rootDir.Fd()), prev: prev, peek: peek, state: make(map[string]Entry, len(prev)), sem: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
 	var patterns []gitignore.Pattern
 	if git, err := nofollow.OpenDir(w.root, ".git/info"); err == nil {
 		patterns = ignoreFileAt(git, "exclude", nil)
@@ -60,7 +65,8 @@ func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int
 // walk is one scan in progress.
 type walk struct {
 	st      *Store
-	root    int // the working directory, open (every path is opened from it, no link followed)
+	root    int  // the working directory, open (every path is opened from it, no link followed)
+	peek    bool // hash new content, store nothing
 	prev    map[string]Entry
 	sem     chan struct{} // bounds the folders read at once
 	wg      sync.WaitGroup
@@ -121,7 +127,7 @@ func (w *walk) dir(rel string, parts []string, patterns []gitignore.Pattern) {
 			local[childRel] = old
 			continue
 		}
-		e, n, err := w.st.store(fd, name, meta)
+		e, n, err := w.st.store(fd, name, meta, w.peek)
 		if err != nil {
 			continue // it changed under us or cannot be read: left out
 		}
@@ -161,7 +167,7 @@ func fileMode(m uint32) fs.FileMode {
 
 // store completes an entry (its metadata read) for the file name in
 // the open folder dir, storing its content.
-func (st *Store) store(dir int, name string, e Entry) (Entry, int64, error) {
+func (st *Store) store(dir int, name string, e Entry, peek bool) (Entry, int64, error) {
 	var data []byte
 	if e.Mode&fs.ModeSymlink != 0 {
 		target, err := nofollow.Readlink(dir, name)
@@ -190,6 +196,9 @@ func (st *Store) store(dir int, name string, e Entry) (Entry, int64, error) {
 	}
 	sum := sha256.Sum256(data)
 	e.Hash = hex.EncodeToString(sum[:])
+	if peek {
+		return e, 0, nil
+	}
 	n, err := st.putObject(e.Hash, data)
 	return e, n, err
 }

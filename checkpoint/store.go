@@ -164,6 +164,18 @@ func (st *Store) Take(root, turn, label string) (info Info, note string, err err
 	return m.Info, note, err
 }
 
+// Peek reads root's state as a checkpoint would, storing nothing: what
+// the files are now, to compare a turn chat never finished with.
+func (st *Store) Peek(root string) (map[string]Entry, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.load(); err != nil {
+		return nil, err
+	}
+	state, _, err := st.walkTree(root, st.last, true)
+	return state, err
+}
+
 func writeJSON(p string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {

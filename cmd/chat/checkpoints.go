@@ -172,13 +172,25 @@ type turnRow struct {
 	Question session.Message
 	Changes  []checkpoint.Change
 	Has      bool // it has checkpoints (it ran a tool that may change files)
+	// Interrupted: chat stopped during the turn (a crash, kill -9): its
+	// changes are counted up to the next turn, or up to the files now.
+	Interrupted bool
 }
 
 // turnRows numbers the questions of msgs (from 1) with their checkpoints.
-func turnRows(msgs []session.Message, st *checkpoint.Store) ([]turnRow, error) {
+// A last turn chat never finished is compared with the files in wd as
+// they are now.
+func turnRows(msgs []session.Message, st *checkpoint.Store, wd string) ([]turnRow, error) {
 	turns, err := st.Turns(nil)
 	if err != nil {
 		return nil, err
+	}
+	if n := len(turns); n > 0 && turns[n-1].Interrupted && wd != "" {
+		if now, err := st.Peek(wd); err == nil {
+			if turns, err = st.Turns(now); err != nil {
+				return nil, err
+			}
+		}
 	}
 	byID := map[string]checkpoint.Turn{}
 	for _, t := range turns {
@@ -190,7 +202,7 @@ func turnRows(msgs []session.Message, st *checkpoint.Store) ([]turnRow, error) {
 			continue
 		}
 		t, ok := byID[m.ID]
-		rows = append(rows, turnRow{N: len(rows) + 1, Question: m, Changes: t.Changes, Has: ok})
+		rows = append(rows, turnRow{N: len(rows) + 1, Question: m, Changes: t.Changes, Has: ok, Interrupted: ok && t.Interrupted})
 	}
 	return rows, nil
 }
@@ -203,6 +215,9 @@ func writeTurns(w io.Writer, rows []turnRow) {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(w, "%3d  %s\n", r.N, listener.VisibleString(session.Title(r.Question.Content)))
+		if r.Interrupted {
+			fmt.Fprintln(w, "       (interrupted: chat stopped during this turn; its changes are counted up to the next turn, or to the files as they are now)")
+		}
 		switch {
 		case !r.Has:
 			fmt.Fprintln(w, "       (no file changes)")
@@ -307,7 +322,7 @@ func openTurns(cmd *cobra.Command, d deps, o *rootOptions, resume string) (*rewi
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err := turnRows(t.loaded.Messages, t.store)
+	rows, err := turnRows(t.loaded.Messages, t.store, t.info.Dir)
 	if err != nil {
 		t.unlock()
 		return nil, nil, err
@@ -474,7 +489,7 @@ func (r replRewinder) rows() ([]turnRow, *checkpoint.Store, error) {
 	if st == nil {
 		return nil, nil, fmt.Errorf("no checkpoints yet")
 	}
-	rows, err := turnRows(r.w.agent.Session().Messages(), st)
+	rows, err := turnRows(r.w.agent.Session().Messages(), st, r.cp.wd)
 	return rows, st, err
 }
 

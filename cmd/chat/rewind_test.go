@@ -204,3 +204,32 @@ func inputLine(screen string) string {
 	}
 	return ""
 }
+
+// TestCheckpointsAfterACrash: chat killed -9 during a command that had
+// already changed two files: chat checkpoints lists both changes and says
+// the turn was interrupted (it said "tools ran; no file changed").
+func TestCheckpointsAfterACrash(t *testing.T) {
+	t.Parallel()
+	w := newBoxedWorld(t)
+	_ = os.WriteFile(filepath.Join(w.dir, "keep.txt"), []byte("kept\n"), 0o644)
+	srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell",
+		Args: `{"command":"echo made > made.txt; echo changed >> keep.txt; sleep 20"}`}}})
+	cmd := w.chat(t, srv, "--yes", "-p", "change and wait")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(filepath.Join(w.dir, "keep.txt")); string(b) == "kept\nchanged\n" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the command never ran")
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	out, errOut, code := run(t, w.chat(t, srv, "checkpoints"))
+	if code != 0 || !strings.Contains(out, "+ made.txt") || !strings.Contains(out, "~ keep.txt") || !strings.Contains(out, "interrupted") {
+		t.Fatalf("chat checkpoints after the crash (exit %d):\n%s\n%s", code, out, errOut)
+	}
+}
