@@ -461,6 +461,22 @@ func (m *Model) showResumed(msgs []session.Message) {
 			break
 		}
 	}
+	// Calls chat stopped in the middle of: said now, with what happens
+	// to them, not only under the next message as if they ran again.
+	started, waiting := session.SplitStarted(session.PendingCalls(msgs))
+	for _, c := range started {
+		m.print(m.noticeBlock(m.st.warn, "⚠ chat stopped while "+callLine(c)+" ran: it may have done part of its work. "+
+			"It is not run again; with your next message the model is told so."))
+	}
+	for _, c := range waiting {
+		m.print(m.noticeBlock(m.st.warn, "⏸ "+callLine(c)+" had not run when chat stopped: it runs, asking you first where it must, "+
+			"when you send your next message, before the model reads it."))
+	}
+}
+
+// callLine names a call on one line: the tool and its arguments, cut.
+func callLine(c session.ToolCall) string {
+	return listener.VisibleString(c.Name) + " " + truncateWidth(visibleLine(c.Arguments), 80)
 }
 
 // compact runs a compaction as a turn: busy, cancellable with ctrl+c, its

@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -232,4 +235,52 @@ func TestCheckpointsAfterACrash(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "+ made.txt") || !strings.Contains(out, "~ keep.txt") || !strings.Contains(out, "interrupted") {
 		t.Fatalf("chat checkpoints after the crash (exit %d):\n%s\n%s", code, out, errOut)
 	}
+}
+
+// TestTUIResumeSaysWhatChatStoppedIn: resumed after kill -9, the REPL
+// says at once, before anything is typed, which call had started (not
+// run again) and which had not run yet (it runs with the next message);
+// both were shown only under the next message, as if run then.
+func TestTUIResumeSaysWhatChatStoppedIn(t *testing.T) {
+	t.Parallel()
+	t.Run("started", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"touch begun; sleep 30"}`}}})
+		home := t.TempDir()
+		tm := startTermOpts(t, srv, termOpts{home: home, noWait: true, setup: func(dir string) {
+			cmd := inHome(t, command(t, srv, "--yes", "-p", "go"), home, dir)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for deadline := time.Now().Add(30 * time.Second); !fileExists(filepath.Join(dir, "begun")); time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("the command never started")
+				}
+			}
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}}, "--continue")
+		tm.waitFor("chat stopped while run_shell", 10*time.Second)
+	})
+	t.Run("waiting", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"later.txt","content":"x\n"}`}}})
+		home := t.TempDir()
+		first := startTermOpts(t, srv, termOpts{home: home, config: "[sandbox]\nmode = \"off\"\n"})
+		first.ask("write it")
+		first.waitFor("later.txt", 10*time.Second) // the approval prompt
+		sh, _ := strconv.Atoi(strings.TrimSpace(first.tmux("display-message", "-p", "-t", "main", "#{pane_pid}")))
+		children, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", sh, sh))
+		for _, f := range strings.Fields(string(children)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		first.exitStatus(10 * time.Second)
+		_ = exec.Command("tmux", "-L", first.socket, "kill-server").Run() // the next pane takes its socket name
+		list, _, _ := run(t, inHome(t, command(t, nil, "sessions", "list"), home, first.dir))
+		id := strings.Fields(strings.Split(strings.TrimSpace(list), "\n")[len(strings.Split(strings.TrimSpace(list), "\n"))-1])[0]
+		second := startTermOpts(t, srv, termOpts{home: home, config: "[sandbox]\nmode = \"off\"\n", noWait: true}, "--resume", id)
+		second.waitFor("had not run when chat stopped", 10*time.Second)
+	})
 }
