@@ -41,7 +41,7 @@ func (e *TooLargeError) Error() string {
 		// The message is not to blame: what is always sent and the rest
 		// leave it no room.
 		return fmt.Sprintf("%v; this turn (~%d tokens) fits the %d-token window, but with the system prompt, the tools and the summary it does not: "+
-			"/new starts afresh, /compact summarizes what it can, or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)", e.Err, e.Turn, e.Window)
+			"start a new session (/new in the REPL; without --continue in print mode), or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)", e.Err, e.Turn, e.Window)
 	}
 	return e.Err.Error() + "; nothing earlier is left to summarize, so this message and what its turn gathered are too large on their own: " +
 		"shorten it or attach less, or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)"
@@ -257,6 +257,11 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	if cut < 0 || len(folded) == 0 {
 		return ErrNothingToCompact
 	}
+	if !manual && at < 0 && session.EstimateTokens(folded) < max(window/10, minFoldTokens) {
+		// A summary costs about what folding this little saves (a
+		// question alone, say): what is too large is elsewhere.
+		return ErrNothingToCompact
+	}
 	t.preCompact(manual, instructions)
 	before := a.ContextSize()
 	t.emit(listener.Compacting{Origin: t.origin, Manual: manual})
@@ -405,6 +410,65 @@ func (t *turn) fitResult(content string, n int) string {
 	tokens := max(min(window*resultShare/100, room), minResultTokens)
 	return tool.Truncate(content, tokens*7/2)
 }
+
+// minFoldTokens is the least a compaction folds that it is worth a summary.
+const minFoldTokens = 256
+
+// shrinkResults answers an overflow that compacting cannot: it cuts the
+// largest tool result of the current turn by what the server counted
+// over the window (its tokenizer may count far more than the estimate),
+// down to a stub at the least. False when there is nothing left to cut.
+func (t *turn) shrinkResults(err error) bool {
+	counted, window := llm.PromptTokensIn(err), t.a.ContextWindow()
+	var (
+		target   session.Message
+		turnFrom = -1
+		estimate = toolTokens(t.tools.Offered())
+	)
+	t.sess.View(func(msgs []session.Message) {
+		estimate += session.EstimateTokens(session.Sent(msgs))
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
+				turnFrom = i
+				break
+			}
+		}
+		for _, m := range msgs[max(turnFrom, 0):] {
+			if m.Role == session.RoleTool && len(m.Content) > len(target.Content) {
+				target = m
+			}
+		}
+	})
+	if turnFrom < 0 || target.ToolCallID == "" || len(target.Content) <= resultStubLen {
+		return false
+	}
+	// How many of the server's tokens one estimated token is.
+	ratio := 1.0
+	if counted > estimate && estimate > 0 {
+		ratio = float64(counted) / float64(estimate)
+	}
+	have := float64(session.EstimateTokens([]session.Message{target})) * ratio
+	over := have / 2 // the server named no count: halve it
+	if counted > 0 && window > 0 {
+		over = float64(counted-(window-window/8)) + 32
+	}
+	keep := int((have - over) / ratio) // estimated tokens
+	content := resultStub
+	if keep >= minResultTokens {
+		content = tool.Truncate(target.Content, keep*7/2)
+	}
+	if content == target.Content || len(content) >= len(target.Content) {
+		content = resultStub
+	}
+	_ = t.sess.UpdateToolResult(target.ToolCallID, func(m *session.Message) { m.Content = content })
+	t.emit(listener.Notice{Origin: t.origin, Text: fmt.Sprintf("a tool result was cut to fit the context window (the server counted %d tokens for the request)", counted)})
+	return true
+}
+
+// resultStub stands for a tool result too large for the window at all.
+const resultStub = "(the result was too large for the model's context window and was left out; ask for a smaller part)"
+
+const resultStubLen = len(resultStub)
 
 // minResultTokens is what a result keeps however full the turn is: its
 // head, and the note that it was cut.

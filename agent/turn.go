@@ -66,6 +66,10 @@ func (t *turn) loop() error {
 	}
 }
 
+// maxShrinks bounds the retries of one completion whose tool results are
+// cut to fit.
+const maxShrinks = 6
+
 // complete streams one completion and appends the assistant message. On
 // failure a partial answer that was already shown is kept, marked
 // interrupted, so history matches what the person saw.
@@ -77,10 +81,17 @@ func (t *turn) complete() (session.Message, error) {
 	if errors.Is(err, llm.ErrContextExceeded) && resp.Content == "" {
 		// The estimate fell short or the window was unknown: compact to
 		// the size the server names, and try once more.
-		if cerr := t.overflowed(err); cerr != nil {
+		cerr := t.overflowed(err)
+		var tooLarge *TooLargeError
+		if cerr != nil && (!errors.As(cerr, &tooLarge) || !t.shrinkResults(err)) {
 			return session.Message{}, cerr
 		}
 		resp, err = t.completion()
+		// Still too large: the current turn's results are cut by the
+		// server's own count, as often as it takes, down to a stub.
+		for i := 0; i < maxShrinks && errors.Is(err, llm.ErrContextExceeded) && resp.Content == "" && t.shrinkResults(err); i++ {
+			resp, err = t.completion()
+		}
 	}
 	if err != nil {
 		if resp.Content != "" {

@@ -72,7 +72,7 @@ func (l *TokenLog) OnEvent(e Event) {
 			line += fmt.Sprintf(" (%d of the prompt cached)", u.Cached)
 		}
 		switch {
-		case l.Local:
+		case l.Local && u.Cost == 0: // a price set for a local model is shown
 			line += " · local, free"
 		case u.Priced:
 			line += fmt.Sprintf(" · $%.6f", u.Cost)

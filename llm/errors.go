@@ -39,6 +39,9 @@ type APIError struct {
 	// Window is the context size the server named in a context-overflow
 	// error (llama.cpp's n_ctx, "maximum context length is N"); 0 if none.
 	Window int
+	// Counted is the request's size the server counted, named in a
+	// context-overflow error (llama.cpp's n_prompt_tokens); 0 if none.
+	Counted int
 	// NoKey: the request carried no API key (a 401 then wants one, where
 	// with a key it refused that key).
 	NoKey bool
@@ -215,7 +218,7 @@ func bodyError(body []byte) *APIError {
 	case json.Unmarshal(v.Error, &s) == nil && s != "":
 		e.Message = s
 	case json.Unmarshal(v.Error, &inner) == nil && inner.Message != "":
-		e.Message, e.Type, e.Code, e.Window = inner.Message, inner.Type, fmt.Sprint(orEmpty(inner.Code)), inner.NCtx
+		e.Message, e.Type, e.Code, e.Window, e.Counted = inner.Message, inner.Type, fmt.Sprint(orEmpty(inner.Code)), inner.NCtx, inner.NPrompt
 		if raw := inner.Metadata.Raw; raw != "" && !strings.Contains(e.Message, raw) {
 			e.Message += ": " + raw // OpenRouter: what the upstream provider said
 		}
@@ -227,7 +230,7 @@ func bodyError(body []byte) *APIError {
 	// Ollama passes llama-server's whole error body on as its message.
 	if msg := strings.TrimSpace(e.Message); strings.HasPrefix(msg, "{") && json.Valid([]byte(msg)) {
 		if in := bodyError([]byte(msg)); in.Message != "" && in.Message != msg {
-			e.Message, e.Window = in.Message, in.Window
+			e.Message, e.Window, e.Counted = in.Message, in.Window, in.Counted
 			e.Type, e.Code = cmp.Or(in.Type, e.Type), cmp.Or(in.Code, e.Code)
 		}
 	}

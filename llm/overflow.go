@@ -57,3 +57,24 @@ func ContextWindowIn(err error) int {
 	}
 	return 0
 }
+
+// countedInMessage finds the request's size in an overflow message.
+var countedInMessage = lazyre.New(`(?i)request \((\d+) tokens\)`)
+
+// PromptTokensIn is the size of the refused request as the server counted
+// it (llama.cpp's n_prompt_tokens, "request (N tokens) exceeds …"), 0 when
+// err is not an overflow or names none.
+func PromptTokensIn(err error) int {
+	var api *APIError
+	if !errors.As(err, &api) || !api.overflow() {
+		return 0
+	}
+	if api.Counted > 0 {
+		return api.Counted
+	}
+	if m := countedInMessage().FindStringSubmatch(api.Message); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}

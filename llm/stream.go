@@ -101,6 +101,8 @@ type wireError struct {
 		Raw string `json:"raw"`
 	} `json:"metadata"`
 	NCtx int `json:"n_ctx"` // llama.cpp, in exceed_context_size_error
+	// NPrompt is the request's size as llama.cpp counted it.
+	NPrompt int `json:"n_prompt_tokens"`
 }
 
 // flexText takes a JSON string, null, or an array of content parts

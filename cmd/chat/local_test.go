@@ -255,3 +255,33 @@ func TestTUICutByTheWindowSaysSo(t *testing.T) {
 		t.Fatalf("the REPL blames the output limit:\n%s", screen)
 	}
 }
+
+// TestOversizedResultIsCutByTheServersCount: a tool result fitted by
+// chat's estimate (3.5 bytes a token) is still too large for a server
+// whose tokenizer counts more; the overflow names the server's count, and
+// the result is cut by it and the request retried until it fits (the
+// turn was lost, exit 1).
+func TestOversizedResultIsCutByTheServersCount(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(4096)
+	srv.SayWindow()
+	srv.SetBytesPerToken(2)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		switch last := req.Messages[len(req.Messages)-1]; {
+		case len(req.Tools) == 0:
+			return oaitest.Answer{Text: "a summary"}
+		case last.Role == "tool":
+			return oaitest.Answer{Text: "read it"}
+		}
+		return oaitest.Answer{Calls: []oaitest.Call{{ID: "r1", Name: "read_file", Args: `{"path":"big.txt"}`}}}
+	})
+	cmd := command(t, srv, "-p", "summarize big.txt")
+	if err := os.WriteFile(filepath.Join(cmd.Dir, "big.txt"), []byte(strings.Repeat("1 2 3 4 5 6 7 8 9 10\n", 750)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, cmd)
+	if code != 0 || !strings.Contains(out, "read it") {
+		t.Fatalf("exit %d, %d overflows\nstdout %s\nstderr %s", code, srv.Overflows(), out, errOut)
+	}
+}

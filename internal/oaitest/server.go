@@ -1,6 +1,7 @@
 package oaitest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -121,6 +122,7 @@ type Server struct {
 	hangups   chan int
 	window    int
 	props     bool
+	perToken  int // bytes of JSON body per counted token (0: 4)
 	refused   int
 	asides    []string
 }
@@ -151,6 +153,15 @@ func NewServer(script ...Reply) *Server {
 func (s *Server) SetWindow(tokens int) {
 	s.mu.Lock()
 	s.window = tokens
+	s.mu.Unlock()
+}
+
+// SetBytesPerToken makes the server count a token for every n bytes of
+// the request's JSON (default 4): 2 is a tokenizer that counts far more
+// than chat's estimate (numbers, code, other scripts).
+func (s *Server) SetBytesPerToken(n int) {
+	s.mu.Lock()
+	s.perToken = n
 	s.mu.Unlock()
 }
 
@@ -290,10 +301,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, 400, "invalid_request_error", "", "We could not parse the JSON body of your request.")
 		return
 	}
-	req.Tokens = len(body) / 4
 	req.Raw = body
 	req.Arrived = arrived
 	s.mu.Lock()
+	req.Tokens = len(body) / cmp.Or(s.perToken, 4)
 	window := s.window
 	if window > 0 && req.Tokens > window {
 		s.refused++
