@@ -244,3 +244,22 @@ func TestLongConversationNeverDeadEnds(t *testing.T) {
 		t.Fatalf("sessions list:\n%s", show)
 	}
 }
+
+// TestTUICompactsBeforeTheRefusal: the REPL learns the window from the
+// server (llama-server's /props), as print mode does, and compacts before
+// a request would pass it: thirty turns, no refusal in the server's log
+// (turns 14 and 25 were refused first, then compacted and retried).
+func TestTUICompactsBeforeTheRefusal(t *testing.T) {
+	t.Parallel()
+	srv := windowServer(t)
+	srv.SayWindow()
+	tm := startTerm(t, srv, "--yes")
+	for i := 1; i <= 30; i++ {
+		tm.ask(question(i))
+		tm.waitFor(fmt.Sprintf("Answer to question %d about", i), 10*time.Second)
+	}
+	if srv.Overflows() != 0 {
+		t.Fatalf("%d requests over the window", srv.Overflows())
+	}
+	tm.waitFor("compacted", 5*time.Second)
+}
