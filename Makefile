@@ -77,7 +77,7 @@ bench: bench-old
 	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
 	  $(GO) test -run='^$$' -bench=ShellTrue -benchtime=200x -count=5 ./tool/sandbox; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
-	  $(GO) test -run='^$$' -bench='Binary|TUI$$' -benchtime=10x -count=5 ./cmd/chat; \
+	  $(GO) test -run='^$$' -bench='Binary|TUI$$|TUIKeyAtLength' -benchtime=10x -count=5 ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; } | tee bench/raw.txt
 	$(GO) run ./internal/benchtable -before bench/before.txt -o bench/RESULTS.md < bench/raw.txt
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
@@ -29,7 +31,31 @@ type input struct {
 	historyPath string
 	histPos     int    // len(history) when not browsing
 	draft       string // what was typed before browsing history
+
+	// Keys typed faster than they are drawn (a burst without bracketed
+	// paste) wait here and go into the textarea together: the textarea
+	// wraps a whole line at every change, so a 2,000-character burst
+	// inserted key by key cost seconds. typing is set from the first key
+	// until typedMsg comes back; keys meanwhile gather in pending.
+	pending strings.Builder
+	typing  bool
+	atEnd   bool // the burst began with the cursor at the end of the text
+
+	// The drawn input is kept until the textarea changes: a burst's keys
+	// redraw the whole view after each one, a cost that grew with the text.
+	rev, drawnRev, drawnWidth int
+	drawn                     string
+	// The text is kept too: the status bar, the completions and the
+	// mentions read it at every key.
+	valueRev, valuePending int
+	valueText              string
 }
+
+// typedMsg comes back after a typed key: what gathered since goes in.
+type typedMsg struct{}
+
+// typedWait is how long keys gather after one that was inserted at once.
+const typedWait = 40 * time.Millisecond
 
 func newInput(historyPath string) input {
 	ta := textarea.New()
@@ -51,6 +77,7 @@ func newInput(historyPath string) input {
 }
 
 func (in *input) restyle(st styles) {
+	in.rev++
 	s := in.ta.Styles()
 	s.Focused.Placeholder = st.hint
 	s.Blurred.Placeholder = st.hint
@@ -58,29 +85,96 @@ func (in *input) restyle(st styles) {
 	in.ta.SetStyles(s)
 }
 
-func (in *input) focus() tea.Cmd { return in.ta.Focus() }
+func (in *input) focus() tea.Cmd { in.rev++; return in.ta.Focus() }
 
 func (in *input) view(width int) string {
+	if in.drawn != "" && in.drawnRev == in.rev && in.drawnWidth == width {
+		return in.drawn
+	}
 	in.ta.SetWidth(max(width-2, 10))
-	return "› " + strings.ReplaceAll(in.ta.View(), "\n", "\n  ")
+	in.drawn, in.drawnRev, in.drawnWidth = "› "+strings.ReplaceAll(in.ta.View(), "\n", "\n  "), in.rev, width
+	return in.drawn
 }
 
 func (in *input) update(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyPressMsg); ok && plainText(k) {
+		if in.typing && in.atEnd { // a burst at the end of the text: gathered
+			in.pending.WriteString(k.Text)
+			return nil
+		}
+		in.atEnd = in.cursorAtEnd()
+		in.rev++
+		var cmd tea.Cmd
+		in.ta, cmd = in.ta.Update(msg)
+		if in.typing {
+			return cmd
+		}
+		in.typing = true
+		// A frame's time: the keys of a burst that come meanwhile go in
+		// together; a person's next key comes later than that.
+		return tea.Batch(cmd, tea.Tick(typedWait, func(time.Time) tea.Msg { return typedMsg{} }))
+	}
+	in.flushTyped()
+	in.rev++
 	var cmd tea.Cmd
 	in.ta, cmd = in.ta.Update(msg)
 	return cmd
 }
 
-func (in *input) value() string { return in.ta.Value() }
+// plainText is a key that only types its text.
+func plainText(k tea.KeyPressMsg) bool {
+	return k.Text != "" && k.Mod&^tea.ModShift == 0 && !strings.ContainsAny(k.Text, "\r\n\t")
+}
 
-func (in *input) empty() bool { return in.ta.Value() == "" }
+// cursorAtEnd reports whether the cursor is after the last character.
+func (in *input) cursorAtEnd() bool {
+	if in.ta.Line() != in.ta.LineCount()-1 {
+		return false
+	}
+	v := in.ta.Value()
+	return in.ta.Column() == utf8.RuneCountInString(v[strings.LastIndexByte(v, '\n')+1:])
+}
+
+// flushTyped puts the gathered keys into the textarea.
+func (in *input) flushTyped() {
+	if in.pending.Len() > 0 {
+		in.ta.InsertString(in.pending.String())
+		in.pending.Reset()
+		in.rev++
+	}
+}
+
+// endTyping is typedMsg: what gathered goes in, and the next key is
+// inserted at once.
+func (in *input) endTyping() {
+	in.flushTyped()
+	in.typing = false
+}
+
+// value is the text, with keys still gathered (they are at its end).
+func (in *input) value() string {
+	if in.valueRev != in.rev || in.valueText == "" && in.rev != 0 {
+		in.valueText, in.valueRev, in.valuePending = in.ta.Value(), in.rev, 0
+	}
+	if n := in.pending.Len(); n != in.valuePending {
+		in.valueText = in.valueText[:len(in.valueText)-in.valuePending] + in.pending.String()
+		in.valuePending = n
+	}
+	return in.valueText
+}
+
+func (in *input) empty() bool { return in.pending.Len() == 0 && in.ta.Value() == "" }
 
 func (in *input) set(s string) {
+	in.rev++
+	in.flushTyped()
 	in.ta.SetValue(s)
 	in.ta.MoveToEnd()
 }
 
 func (in *input) clear() {
+	in.rev++
+	in.pending.Reset()
 	in.ta.Reset()
 	in.chips = map[string]string{}
 	in.histPos = len(in.history)
@@ -89,6 +183,8 @@ func (in *input) clear() {
 // paste inserts pasted text; a long paste becomes a chip that is expanded
 // when the input is sent. It never submits.
 func (in *input) paste(text string) {
+	in.rev++
+	in.flushTyped()
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	lines := strings.Count(strings.TrimSuffix(text, "\n"), "\n") + 1 // a final newline ends a line, it starts none
@@ -104,6 +200,7 @@ func (in *input) paste(text string) {
 
 // text is the input as it will be sent: chips expanded.
 func (in *input) text() string {
+	in.flushTyped()
 	s := in.ta.Value()
 	for label, full := range in.chips {
 		s = strings.ReplaceAll(s, label, full)
@@ -113,10 +210,12 @@ func (in *input) text() string {
 
 // onFirstLine and onLastLine decide whether Up/Down browse history or move
 // the cursor inside a multi-line input.
-func (in *input) onFirstLine() bool { return in.ta.Line() == 0 }
-func (in *input) onLastLine() bool  { return in.ta.Line() >= in.ta.LineCount()-1 }
+func (in *input) onFirstLine() bool { in.flushTyped(); return in.ta.Line() == 0 }
+func (in *input) onLastLine() bool  { in.flushTyped(); return in.ta.Line() >= in.ta.LineCount()-1 }
 
 func (in *input) historyPrev() bool {
+	in.rev++
+	in.flushTyped()
 	if in.histPos == 0 {
 		return false
 	}
@@ -129,6 +228,8 @@ func (in *input) historyPrev() bool {
 }
 
 func (in *input) historyNext() bool {
+	in.rev++
+	in.flushTyped()
 	if in.histPos >= len(in.history) {
 		return false
 	}

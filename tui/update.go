@@ -92,6 +92,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case printedMsg:
 		m.printing = false
 		return nil
+	case typedMsg:
+		m.input.endTyping()
+		return m.refreshMentions()
 	case quitDisarmMsg:
 		if m.quitArm.Equal(msg.armed) {
 			m.quitArm = time.Time{}

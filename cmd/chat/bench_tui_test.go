@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -211,4 +212,72 @@ func procRSS(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// schedCPU is a process's CPU time in nanoseconds, all its threads
+// (/proc/PID/task/*/schedstat: finer than the 10 ms ticks of
+// /proc/PID/stat). A thread that ended takes its time with it: Go keeps
+// its threads.
+func schedCPU(pid int) time.Duration {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	var total time.Duration
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			total += time.Duration(n)
+		}
+	}
+	return total
+}
+
+// BenchmarkTUIKeyAtLength reports the CPU of a key typed (in a burst of
+// 200, without bracketed paste) when the input already holds 20 and 2,000
+// characters (cpu-µs-per-key): a key must cost the same however long the
+// input is (it cost ~3 ms at 2,000, growing with the text).
+func BenchmarkTUIKeyAtLength(b *testing.B) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		b.Skip("no tmux")
+	}
+	srv := oaitest.New(b)
+	for _, length := range []int{20, 2000} {
+		b.Run(fmt.Sprintf("chars=%d", length), func(b *testing.B) {
+			var cpu time.Duration
+			keys := 0
+			for i := 0; b.Loop(); i++ {
+				sock := fmt.Sprintf("chat-keys-%d-%d-%d", os.Getpid(), length, i)
+				tmux := func(args ...string) string {
+					out, _ := exec.Command("tmux", append([]string{"-L", sock}, args...)...).CombinedOutput()
+					return string(out)
+				}
+				launch := fmt.Sprintf("exec env -i HOME=%s TERM=xterm-256color OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model %s --no-save", b.TempDir(), srv.BaseURL(), chatBin)
+				tmux("new-session", "-d", "-s", "k", "-x", "120", "-y", "40", launch)
+				control := attachTmuxControl(b, sock, "k")
+				if err := control.waitForText("k", "Ask anything", 30*time.Second); err != nil {
+					b.Fatal(err)
+				}
+				pid, _ := strconv.Atoi(strings.TrimSpace(tmux("display-message", "-p", "-t", "k", "#{pane_pid}")))
+				tmux("send-keys", "-t", "k", "-l", words(length-1)+"F")
+				if err := control.waitForText("k", "F", 30*time.Second); err != nil {
+					b.Fatal(err)
+				}
+				time.Sleep(100 * time.Millisecond)
+				before := schedCPU(pid)
+				tmux("send-keys", "-t", "k", "-l", words(199)+"G")
+				if err := control.waitForText("k", "G", 30*time.Second); err != nil {
+					b.Fatal(err)
+				}
+				cpu += schedCPU(pid) - before
+				keys += 200
+				tmux("kill-server")
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/float64(keys), "cpu-µs-per-key")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// words is n characters of prose: words and spaces, as a person types.
+func words(n int) string {
+	return strings.Repeat("the quick brown fox jumps over a lazy dog ", n/42+1)[:n]
 }

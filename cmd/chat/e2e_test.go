@@ -401,3 +401,25 @@ func TestTUICtrlXDeletesTheQueuedMessageBeingEdited(t *testing.T) {
 		}
 	}
 }
+
+// TestTUIBurstArrivesWhole: 2,000 characters typed as keys (no bracketed
+// paste), then a few more, then Enter: the message sent is exactly what
+// was typed, in order (keys of a burst are gathered and inserted
+// together).
+func TestTUIBurstArrivesWhole(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "got the burst"})
+	tm := startTerm(t, srv)
+	var burst strings.Builder
+	for i := 0; burst.Len() < 2000; i++ {
+		fmt.Fprintf(&burst, "w%d ", i)
+	}
+	tm.typeText(burst.String())
+	tm.typeText("END")
+	tm.waitFor("END", 10*time.Second)
+	tm.keys("Enter")
+	tm.waitFor("got the burst", 10*time.Second)
+	if got := srv.Requests()[0].Messages[1].Text(); got != strings.TrimSpace(burst.String()+"END") && got != burst.String()+"END" {
+		t.Fatalf("sent %d bytes, typed %d:\n%.200s…", len(got), burst.Len()+3, got)
+	}
+}
