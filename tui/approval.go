@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -104,6 +105,46 @@ type asking struct {
 	seenEnd   bool   // the person has had the last line of the body on screen
 	focused   bool   // the person moved to it (Tab): it takes keys though the input holds text
 	stash     string // the input's text while the reason is typed there ("t")
+	// held is an answer key (y, a, n, t) pressed while the prompt takes
+	// keys but not yet taken: it answers only if no other key follows
+	// within standAlone (a sentence's first letter is not an answer).
+	held    string
+	heldKey tea.KeyPressMsg
+}
+
+// standAlone is how long an answer key must stand alone to answer: a
+// person typing a sentence at 5 keys a second presses the next key within
+// 200 ms; a deliberate answer is followed by nothing.
+const standAlone = 350 * time.Millisecond
+
+// heldKeyMsg comes standAlone after an answer key was held.
+type heldKeyMsg struct{ a *asking }
+
+// answerKey is a key that answers a prompt (Enter never does).
+func answerKey(key string) bool { return key == "y" || key == "a" || key == "n" || key == "t" }
+
+// onHeldKey answers with the held key if nothing followed it.
+func (m *Model) onHeldKey(msg heldKeyMsg) {
+	a := m.asking
+	if a == nil || a != msg.a || a.held == "" {
+		return
+	}
+	key := a.held
+	a.held = ""
+	m.approvalKey(key)
+}
+
+// releaseHeld gives a held answer key back to the input as typing: a key
+// followed it, so it began a sentence.
+func (m *Model) releaseHeld() tea.Cmd {
+	a := m.asking
+	if a == nil || a.held == "" {
+		return nil
+	}
+	k := a.heldKey
+	a.held = ""
+	m.lastTyped = m.now()
+	return m.typeKey(k)
 }
 
 func (m *Model) onApproval(msg approvalMsg) {

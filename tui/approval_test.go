@@ -28,6 +28,11 @@ func deliberately(f *fixture, key string) {
 	} else {
 		f.typeText(key)
 	}
+	// An answer key stands alone for standAlone before it answers.
+	if a := f.m.asking; a != nil && a.held != "" {
+		f.clock = f.clock.Add(standAlone)
+		f.send(heldKeyMsg{a: a})
+	}
 }
 
 func answered(t *testing.T, reply chan tool.Decision) tool.Decision {

@@ -95,6 +95,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case typedMsg:
 		m.input.endTyping()
 		return m.refreshMentions()
+	case heldKeyMsg:
+		m.onHeldKey(msg)
+		return nil
 	case quitDisarmMsg:
 		if m.quitArm.Equal(msg.armed) {
 			m.quitArm = time.Time{}

@@ -41,6 +41,18 @@ func (m *Model) promptTakesKeys(now time.Time) bool {
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
 	now := m.now()
+	var released tea.Cmd
+	if a := m.asking; a != nil && a.held != "" {
+		released = m.releaseHeld() // a key followed the answer key: it was typing
+	}
+	cmd := m.onKeyAfterHeld(k, key, now)
+	if released != nil {
+		return tea.Batch(released, cmd)
+	}
+	return cmd
+}
+
+func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea.Cmd {
 	if a := m.asking; a != nil {
 		switch {
 		case a.idle && (key == "ctrl+c" || key == "esc") && !a.reasoning:
@@ -60,6 +72,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		case !m.promptTakesKeys(now):
 			// The person is typing: the key is theirs (Enter sends what
 			// they typed, as ever), the question waits.
+		case !a.focused && answerKey(key):
+			// An answer only if it stands alone (see standAlone).
+			a.held, a.heldKey = key, k
+			return tea.Tick(standAlone, func(time.Time) tea.Msg { return heldKeyMsg{a: a} })
 		case m.approvalKey(key):
 			return nil
 		default:

@@ -401,3 +401,52 @@ func savedSession(t *testing.T, srv *oaitest.Server) (home, dir string, run1 fun
 	}
 	return home, dir, run1, files[0]
 }
+
+// TestTUISentenceNeverAnswersAPrompt: a person who starts typing their
+// next message while a prompt is up, its first letter one of the answer
+// keys, answers nothing: at 5 and 10 keys a second, 0.2, 1 and 3 s after
+// the prompt appeared, the command does not run and the sentence is in
+// the input (the "a" of "also check this" approved it always). A key
+// that stands alone still answers.
+func TestTUISentenceNeverAnswersAPrompt(t *testing.T) {
+	t.Parallel()
+	sentences := map[string]string{"y": "yes and also this", "a": "also check this", "n": "now look here", "t": "then run tests"}
+	for _, letter := range []string{"y", "a", "n", "t"} {
+		for _, perSecond := range []int{5, 10} {
+			for _, after := range []time.Duration{200 * time.Millisecond, time.Second, 3 * time.Second} {
+				t.Run(fmt.Sprintf("%s/%dkps/%s", letter, perSecond, after), func(t *testing.T) {
+					t.Parallel()
+					srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"touch ran"}`}}},
+						oaitest.Answer{Text: "finished"})
+					tm := startTerm(t, srv, "--sandbox", "off")
+					tm.ask("do it")
+					tm.waitFor("touch ran", 10*time.Second)
+					time.Sleep(after)
+					for _, r := range sentences[letter] {
+						tm.typeText(string(r))
+						time.Sleep(time.Second / time.Duration(perSecond))
+					}
+					time.Sleep(time.Second)
+					if fileExists(filepath.Join(tm.dir, "ran")) {
+						t.Fatalf("typing %q answered the prompt:\n%s", sentences[letter], tm.screen())
+					}
+					tm.waitForInput("› " + sentences[letter])
+				})
+			}
+		}
+	}
+	t.Run("a key alone answers", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t, oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"touch ran"}`}}},
+			oaitest.Answer{Text: "finished"})
+		tm := startTerm(t, srv, "--sandbox", "off")
+		tm.ask("do it")
+		tm.waitFor("touch ran", 10*time.Second)
+		time.Sleep(time.Second)
+		tm.typeText("y")
+		tm.waitFor("finished", 10*time.Second)
+		if !fileExists(filepath.Join(tm.dir, "ran")) {
+			t.Fatal("a deliberate y did not run it")
+		}
+	})
+}
