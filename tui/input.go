@@ -153,7 +153,7 @@ func (in *input) endTyping() {
 
 // value is the text, with keys still gathered (they are at its end).
 func (in *input) value() string {
-	if in.valueRev != in.rev || in.valueText == "" && in.rev != 0 {
+	if in.valueRev != in.rev {
 		in.valueText, in.valueRev, in.valuePending = in.ta.Value(), in.rev, 0
 	}
 	if n := in.pending.Len(); n != in.valuePending {
@@ -163,7 +163,7 @@ func (in *input) value() string {
 	return in.valueText
 }
 
-func (in *input) empty() bool { return in.pending.Len() == 0 && in.ta.Value() == "" }
+func (in *input) empty() bool { return in.value() == "" }
 
 func (in *input) set(s string) {
 	in.rev++
