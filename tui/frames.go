@@ -28,12 +28,16 @@ type frameHeights struct {
 // add notes a view of rows rows made at now.
 func (f *frameHeights) add(now time.Time, rows int) {
 	// Keep the views of the window and the newest one older than it (it
-	// stays on screen until a newer one is drawn).
+	// stays on screen until a newer one is drawn); they come in time
+	// order, so what goes is at the front.
 	keep := 0
-	for i := range f.at {
-		if now.Sub(f.at[i]) > frameWindow && i+1 < len(f.at) && now.Sub(f.at[i+1]) > frameWindow {
-			keep = i + 1
-		}
+	for keep+1 < len(f.at) && now.Sub(f.at[keep+1]) > frameWindow {
+		keep++
+	}
+	if n := len(f.at); n > 0 && f.rows[n-1] == rows && now.Sub(f.at[n-1]) <= frameWindow/4 {
+		f.at[n-1] = now // the same height again: one entry, moved on (a burst of keys draws hundreds)
+		f.at, f.rows = f.at[keep:], f.rows[keep:]
+		return
 	}
 	f.at, f.rows = append(f.at[keep:], now), append(f.rows[keep:], rows)
 }

@@ -40,6 +40,10 @@ type input struct {
 	pending strings.Builder
 	typing  bool
 	atEnd   bool // the burst began with the cursor at the end of the text
+	// When the first and the last gathered key came: a burst still
+	// coming is not put in (each put-in re-wraps the whole text) until
+	// it pauses, or has waited maxGather.
+	firstGathered, lastGathered time.Time
 
 	// The drawn input is kept until the textarea changes: a burst's keys
 	// redraw the whole view after each one, a cost that grew with the text.
@@ -99,7 +103,12 @@ func (in *input) view(width int) string {
 func (in *input) update(msg tea.Msg) tea.Cmd {
 	if k, ok := msg.(tea.KeyPressMsg); ok && plainText(k) {
 		if in.typing && in.atEnd { // a burst at the end of the text: gathered
+			now := time.Now()
+			if in.pending.Len() == 0 {
+				in.firstGathered = now
+			}
 			in.pending.WriteString(k.Text)
+			in.lastGathered = now
 			return nil
 		}
 		in.atEnd = in.cursorAtEnd()
@@ -145,11 +154,23 @@ func (in *input) flushTyped() {
 }
 
 // endTyping is typedMsg: what gathered goes in, and the next key is
-// inserted at once.
-func (in *input) endTyping() {
+// inserted at once; while a burst is still coming (a key in the last
+// burstPause, for less than maxGather) it waits a little longer instead.
+func (in *input) endTyping() tea.Cmd {
+	if now := time.Now(); in.pending.Len() > 0 && now.Sub(in.lastGathered) < burstPause && now.Sub(in.firstGathered) < maxGather {
+		return tea.Tick(burstPause, func(time.Time) tea.Msg { return typedMsg{} })
+	}
 	in.flushTyped()
 	in.typing = false
+	return nil
 }
+
+// burstPause is a pause that ends a burst; maxGather bounds how long
+// its keys wait unseen.
+const (
+	burstPause = 15 * time.Millisecond
+	maxGather  = 250 * time.Millisecond
+)
 
 // value is the text, with keys still gathered (they are at its end).
 func (in *input) value() string {

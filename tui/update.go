@@ -93,7 +93,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.printing = false
 		return nil
 	case typedMsg:
-		m.input.endTyping()
+		if wait := m.input.endTyping(); wait != nil {
+			return wait
+		}
 		return m.refreshMentions()
 	case heldKeyMsg:
 		m.onHeldKey(msg)
