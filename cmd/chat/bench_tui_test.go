@@ -240,7 +240,7 @@ func BenchmarkTUIKeyAtLength(b *testing.B) {
 		b.Skip("no tmux")
 	}
 	srv := oaitest.New(b)
-	for _, length := range []int{20, 2000} {
+	for _, length := range benchLengths() {
 		b.Run(fmt.Sprintf("chars=%d", length), func(b *testing.B) {
 			var cpu time.Duration
 			keys := 0
@@ -280,4 +280,19 @@ func BenchmarkTUIKeyAtLength(b *testing.B) {
 // words is n characters of prose: words and spaces, as a person types.
 func words(n int) string {
 	return strings.Repeat("the quick brown fox jumps over a lazy dog ", n/42+1)[:n]
+}
+
+// benchLengths are the input lengths BenchmarkTUIKeyAtLength types at
+// (CHAT_KEY_LENGTHS="20,600,2000,4000" for more).
+func benchLengths() []int {
+	out := []int{20, 2000}
+	if s := os.Getenv("CHAT_KEY_LENGTHS"); s != "" {
+		out = nil
+		for _, f := range strings.Split(s, ",") {
+			if n, err := strconv.Atoi(f); err == nil && n > 1 {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
