@@ -71,11 +71,28 @@ func command(t testing.TB, srv *oaitest.Server, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// runDeadline bounds one run of the binary: a looping regression fails
+// the test with what it printed, rather than hanging the suite for ten
+// minutes (a loaded machine is slow, not this slow).
+const runDeadline = 3 * time.Minute
+
 func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(runDeadline):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v did not finish within %s; it printed:\n%s\n%s", cmd.Args, runDeadline, o.String(), e.String())
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
