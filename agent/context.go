@@ -205,12 +205,21 @@ func hasAnswer(msgs []session.Message) bool {
 
 // currentTurnTokens estimates the last question and what followed it.
 func currentTurnTokens(msgs []session.Message) int {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
-			return session.EstimateTokens(msgs[i:])
-		}
+	if i := currentTurnStart(msgs); i >= 0 {
+		return session.EstimateTokens(msgs[i:])
 	}
 	return 0
+}
+
+// currentTurnStart is the index of the last question that was answered
+// or is being answered (-1: none).
+func currentTurnStart(msgs []session.Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
+			return i
+		}
+	}
+	return -1
 }
 
 // compact folds the earlier turns of the history into a summary so what
@@ -427,19 +436,14 @@ func (t *turn) shrinkResults(err error) bool {
 	)
 	t.sess.View(func(msgs []session.Message) {
 		estimate += session.EstimateTokens(session.Sent(msgs))
-		for i := len(msgs) - 1; i >= 0; i-- {
-			if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
-				turnFrom = i
-				break
-			}
-		}
+		turnFrom = currentTurnStart(msgs)
 		for _, m := range msgs[max(turnFrom, 0):] {
 			if m.Role == session.RoleTool && len(m.Content) > len(target.Content) {
 				target = m
 			}
 		}
 	})
-	if turnFrom < 0 || target.ToolCallID == "" || len(target.Content) <= resultStubLen {
+	if turnFrom < 0 || target.ToolCallID == "" || len(target.Content) <= len(resultStub) {
 		return false
 	}
 	// How many of the server's tokens one estimated token is.
@@ -457,18 +461,20 @@ func (t *turn) shrinkResults(err error) bool {
 	if keep >= minResultTokens {
 		content = tool.Truncate(target.Content, keep*7/2)
 	}
-	if content == target.Content || len(content) >= len(target.Content) {
+	if len(content) >= len(target.Content) {
 		content = resultStub
 	}
 	_ = t.sess.UpdateToolResult(target.ToolCallID, func(m *session.Message) { m.Content = content })
-	t.emit(listener.Notice{Origin: t.origin, Text: fmt.Sprintf("a tool result was cut to fit the context window (the server counted %d tokens for the request)", counted)})
+	note := "a tool result was cut to fit the context window"
+	if counted > 0 {
+		note += fmt.Sprintf(" (the server counted %d tokens for the request)", counted)
+	}
+	t.emit(listener.Notice{Origin: t.origin, Text: note})
 	return true
 }
 
 // resultStub stands for a tool result too large for the window at all.
 const resultStub = "(the result was too large for the model's context window and was left out; ask for a smaller part)"
-
-const resultStubLen = len(resultStub)
 
 // minResultTokens is what a result keeps however full the turn is: its
 // head, and the note that it was cut.

@@ -36,12 +36,8 @@ var ErrTooBig = fmt.Errorf("the working directory is too large for checkpoints (
 // read; new content is stored as objects (written counts the bytes).
 // Folders are read in parallel: a checkpoint of an unchanged tree costs
 // one stat per file, and stats are slow on some machines (4 µs here).
-func (st *Store) scan(root string, prev map[string]Entry) (map[string]Entry, int64, error) {
-	return st.walkTree(root, prev, false)
-}
-
-// walkTree is scan; peek hashes new content without storing it.
-func (st *Store) walkTree(root string, prev map[string]Entry, peek bool) (map[string]Entry, int64, error) {
+// With peek, new content is hashed, not stored.
+func (st *Store) scan(root string, prev map[string]Entry, peek bool) (map[string]Entry, int64, error) {
 	rootDir, err := os.Open(root)
 	if err != nil {
 		return nil, 0, err

@@ -133,7 +133,7 @@ func (st *Store) Take(root, turn, label string) (info Info, note string, err err
 		m.Full = true
 	}
 	st.pk.begin(m.Seq)
-	state, written, err := st.scan(root, st.last)
+	state, written, err := st.scan(root, st.last, false)
 	if ferr := st.pk.finish(st.Dir, err == nil); err == nil {
 		err = ferr
 	}
@@ -172,7 +172,7 @@ func (st *Store) Peek(root string) (map[string]Entry, error) {
 	if err := st.load(); err != nil {
 		return nil, err
 	}
-	state, _, err := st.walkTree(root, st.last, true)
+	state, _, err := st.scan(root, st.last, true)
 	return state, err
 }
 

@@ -132,11 +132,15 @@ func (r *Runner) Pin(digests map[string]string) {
 // Changed are h's scripts that differ from their pins, with their
 // digests now (nil: none).
 func (r *Runner) Changed(h Hook) map[string]string {
-	var out map[string]string
+	pinned := make(map[string]string, len(h.Scripts))
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	for _, p := range h.Scripts {
-		if d := Digest(p); d == "" || d != r.pins[p] {
+		pinned[p] = r.pins[p]
+	}
+	r.mu.RUnlock()
+	var out map[string]string
+	for _, p := range h.Scripts { // read outside the lock
+		if d := Digest(p); d == "" || d != pinned[p] {
 			if out == nil {
 				out = map[string]string{}
 			}

@@ -142,6 +142,11 @@ func (t *Terminal) OnEvent(e Event) {
 	}
 }
 
+// WindowFilled reports whether an answer cut at finish_reason "length"
+// was cut by the context window rather than the output limit: the
+// request and the answer (total tokens) filled the window (0: unknown).
+func WindowFilled(total, window int) bool { return window > 0 && total >= window*95/100 }
+
 // sayCut says, once, that the answer was cut, and by which limit: the
 // context window when the request and answer filled it (total tokens),
 // else the output limit.
@@ -150,7 +155,7 @@ func (t *Terminal) sayCut(total int) {
 		return
 	}
 	t.cutOff = false
-	if t.window > 0 && total >= t.window*95/100 {
+	if WindowFilled(total, t.window) {
 		fmt.Fprintf(t.shared.diag, "%s! the answer was cut off: the context window is full (%d of %d tokens); a new session, or compacting the conversation, makes room\n", t.indent, total, t.window)
 		return
 	}

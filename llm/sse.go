@@ -9,36 +9,26 @@ import (
 	"strings"
 )
 
-// maxSSELine bounds one line of an event stream: go-openai holds a whole
-// line in memory.
+// maxSSELine bounds one line of an event stream: it is held whole in
+// memory.
 const maxSSELine = 8 << 20
 
 // maxSkippedLines bounds the lines in a row that carry no event (a
 // server that only ever sends comments would otherwise hold the turn).
 const maxSkippedLines = 100_000
 
-// sseNormalizer rewrites an event stream, line by line, into the subset
-// go-openai's reader takes well: only `data:` lines and blank separators.
-//
-//   - comments (": OPENROUTER PROCESSING") and the id:, retry:, event:
-//     fields are dropped; go-openai would pile them into its error buffer
-//     and, after an `event: error`, lose the error that follows;
-//   - blank separators are dropped (go-openai takes each data line as
-//     one event);
-//   - llama.cpp's `error: {…}` line becomes `data: {"error": {…}}`, the
-//     shape go-openai reports as an error.
-//
-// Data lines pass through untouched, so the cost is one scan per line.
+// sseNormalizer reads an event stream's events for chat (next): only
+// data lines and llama.cpp's `error: {…}` lines carry one; comments
+// (": OPENROUTER PROCESSING"), the id:, retry:, event: fields and blank
+// separators are skipped. It stands in for the response body go-openai
+// holds, which chat never has go-openai read.
 type sseNormalizer struct {
-	src     *bufio.Reader
-	body    io.Closer
-	pending []byte
-	partial bool   // inside a line longer than the buffer: pass it through
-	long    []byte // a line longer than the buffer, gathered (next)
-	lineLen int    // bytes of the current line so far
-	err     error
-	// sawDone is set at `data: [DONE]`, which go-openai reports as a plain
-	// EOF: with it, a stream without a finish_reason still ended properly.
+	src  *bufio.Reader
+	body io.Closer
+	long []byte // a line longer than the buffer, gathered
+	err  error
+	// sawDone is set at `data: [DONE]`: with it, a stream without a
+	// finish_reason still ended properly.
 	sawDone *bool
 }
 
@@ -49,78 +39,9 @@ func newSSENormalizer(body io.ReadCloser, sawDone *bool) *sseNormalizer {
 	return &sseNormalizer{src: bufio.NewReaderSize(body, 64<<10), body: body, sawDone: sawDone}
 }
 
-func (n *sseNormalizer) Read(p []byte) (int, error) {
-	for len(n.pending) == 0 {
-		if n.err != nil {
-			return 0, n.err
-		}
-		line, err := n.src.ReadSlice('\n')
-		n.err = err
-		if err == bufio.ErrBufferFull {
-			n.err = nil
-			if n.lineLen += len(line); n.lineLen > maxSSELine {
-				n.err = fmt.Errorf("%w: one line of the stream passed %d MiB", ErrAnswerTooLarge, maxSSELine>>20)
-				return 0, n.err
-			}
-		} else {
-			n.lineLen = 0
-		}
-		n.pending = n.rewrite(line, err == bufio.ErrBufferFull)
-	}
-	k := copy(p, n.pending)
-	n.pending = n.pending[k:]
-	return k, nil
-}
-
-func (n *sseNormalizer) rewrite(line []byte, more bool) []byte {
-	whole := !n.partial
-	n.partial = more
-	if !whole || len(line) == 0 {
-		return line
-	}
-	switch {
-	case bytes.HasPrefix(line, []byte("data:")):
-		if len(line) < 16 && string(bytes.TrimSpace(line[len("data:"):])) == "[DONE]" {
-			*n.sawDone = true
-		}
-		return line
-	case line[0] == '\n', line[0] == '\r' && len(bytes.TrimSpace(line)) == 0:
-		// A separator: go-openai takes each data line as one event, and
-		// reading a blank one costs it as much as a data line.
-		return nil
-	case line[0] == ':', bytes.HasPrefix(line, []byte("event:")), bytes.HasPrefix(line, []byte("id:")), bytes.HasPrefix(line, []byte("retry:")):
-		if more { // a huge comment: drop its rest too
-			n.partial = false
-			n.skipRest()
-		}
-		return nil
-	case bytes.HasPrefix(line, []byte("error:")):
-		payload := bytes.TrimSpace(line[len("error:"):])
-		if more {
-			rest, _ := n.readRest()
-			payload = append(append([]byte(nil), payload...), bytes.TrimSpace(rest)...)
-			n.partial = false
-		}
-		out := append([]byte(`data: {"error":`), payload...)
-		return append(out, "}\n"...)
-	}
-	return line
-}
-
-func (n *sseNormalizer) skipRest() {
-	for {
-		if _, err := n.src.ReadSlice('\n'); err != bufio.ErrBufferFull {
-			n.err = err
-			return
-		}
-	}
-}
-
-func (n *sseNormalizer) readRest() ([]byte, error) {
-	rest, err := n.src.ReadBytes('\n')
-	n.err = err
-	return rest, err
-}
+// Read passes the raw stream on: the body must be an io.ReadCloser, but
+// the events are read with next.
+func (n *sseNormalizer) Read(p []byte) (int, error) { return n.src.Read(p) }
 
 func (n *sseNormalizer) Close() error { return n.body.Close() }
 
@@ -183,7 +104,7 @@ func (n *sseNormalizer) line() ([]byte, error) {
 // the network: a whole data (or llama.cpp error) line in the buffer, so
 // reading it will not wait. Separators, comments and fields do not count.
 func (n *sseNormalizer) eventReady() bool {
-	if n.err != nil || n.partial {
+	if n.err != nil {
 		return false
 	}
 	buf, _ := n.src.Peek(n.src.Buffered())

@@ -208,7 +208,7 @@ func (c *Confinement) Describe() string {
 	c.mu.Lock()
 	notes, mode, engine := c.notes, c.Mode, c.engine
 	c.mu.Unlock()
-	s := "sandbox " + string(mode) + " (" + engineName(engine) + "): "
+	s := "sandbox " + string(mode) + " (" + engine.Layers() + "): "
 	if mode == sandbox.ReadOnly {
 		s += "commands run without asking and can write nowhere"
 	} else {
@@ -228,18 +228,6 @@ func (c *Confinement) Describe() string {
 		s += "; installing bubblewrap (apt install bubblewrap) makes the box stronger where namespaces are restricted"
 	}
 	return s
-}
-
-func engineName(e sandbox.Engine) string {
-	switch e {
-	case sandbox.Bubblewrap:
-		return "bubblewrap + seccomp + Landlock"
-	case sandbox.Namespaces:
-		return "namespaces + seccomp + Landlock"
-	case sandbox.LandlockOnly:
-		return "Landlock + seccomp only: no namespaces"
-	}
-	return string(e)
 }
 
 // secretWords mark an environment variable as a secret by its name.

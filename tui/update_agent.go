@@ -357,7 +357,7 @@ func (m *Model) sayCut(total int) {
 		return
 	}
 	m.cutOff = false
-	if window := m.contextWindow(); window > 0 && total >= window*95/100 {
+	if window := m.contextWindow(); listener.WindowFilled(total, window) {
 		m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the answer was cut off: the context window is full (%d of %d tokens) · /compact or /new makes room", total, window)))
 		return
 	}

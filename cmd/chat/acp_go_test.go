@@ -427,7 +427,7 @@ func TestACPAsksALocalServerItsWindow(t *testing.T) {
 	defer cancel()
 	id := e.newSession(ctx, cmd.Dir)
 	var text string
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second * loadAllowance); ; time.Sleep(50 * time.Millisecond) {
 		from := e.count()
 		if _, err := e.prompt(ctx, id, acp.TextBlock("/context")); err != nil {
 			t.Fatal(err)
@@ -460,8 +460,10 @@ func TestACPCancelEndsTheCallThatWaited(t *testing.T) {
 		resp, _ := e.prompt(ctx, id, acp.TextBlock("write it"))
 		done <- resp
 	}()
-	for e.countPermissions() == 0 {
-		time.Sleep(10 * time.Millisecond)
+	for deadline := time.Now().Add(30 * time.Second * loadAllowance); e.countPermissions() == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("chat acp never asked for permission")
+		}
 	}
 	if err := e.conn.Cancel(ctx, acp.CancelNotification{SessionId: id}); err != nil {
 		t.Fatal(err)

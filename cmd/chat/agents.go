@@ -54,11 +54,7 @@ func definitions(d deps, o *rootOptions, cfg config.Config) (map[string]agent.De
 
 // agentSources says where each named agent comes from: "config",
 // "imported", or "config (shadows the imported one)" when both have it.
-func agentSources(d deps, o *rootOptions) (map[string]string, error) {
-	cfg, err := loadConfigFile(d, o, config.Flags{})
-	if err != nil {
-		return nil, err
-	}
+func agentSources(d deps, o *rootOptions, cfg config.Config) map[string]string {
 	out := map[string]string{}
 	files, _ := filepath.Glob(filepath.Join(agentsDir(d, o), "*.json"))
 	for _, f := range files {
@@ -71,7 +67,7 @@ func agentSources(d deps, o *rootOptions) (map[string]string, error) {
 			out[name] = "config"
 		}
 	}
-	return out, nil
+	return out
 }
 
 func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
@@ -182,15 +178,16 @@ func stillHere(d deps, def agent.Definition, available *tool.Set) []agent.ToolDe
 }
 
 func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
-	load := func() (map[string]agent.Definition, error) {
+	load := func() (map[string]agent.Definition, config.Config, error) {
 		cfg, err := loadConfigFile(d, o, config.Flags{})
 		if err != nil {
-			return nil, err
+			return nil, cfg, err
 		}
-		return definitions(d, o, cfg)
+		defs, err := definitions(d, o, cfg)
+		return defs, cfg, err
 	}
 	get := func(name string) (agent.Definition, error) {
-		defs, err := load()
+		defs, _, err := load()
 		if err != nil {
 			return agent.Definition{}, err
 		}
@@ -204,7 +201,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 	list := &cobra.Command{
 		Use: "list", Short: "List the named agents", Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			defs, err := load()
+			defs, cfg, err := load()
 			if err != nil {
 				return err
 			}
@@ -213,10 +210,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				return nil
 			}
 			names := slices.Sorted(maps.Keys(defs))
-			sources, err := agentSources(d, o)
-			if err != nil {
-				return err
-			}
+			sources := agentSources(d, o, cfg)
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tFROM\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
 			for _, n := range names {
@@ -304,7 +298,8 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "imported agent %s into %s\n", def.Identifier, path)
-			if sources, err := agentSources(d, o); err == nil && strings.HasPrefix(sources[def.Identifier], "config") {
+			cfg, err := loadConfigFile(d, o, config.Flags{})
+			if _, shadowed := cfg.Agents[def.Identifier]; err == nil && shadowed {
 				fmt.Fprintf(d.stdout, "but [agents.%s] in %s has the same name and wins: the imported one is not used until that table is renamed or removed\n",
 					def.Identifier, configPath(d, o))
 			}

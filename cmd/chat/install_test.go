@@ -88,8 +88,10 @@ func TestGoInstallWorks(t *testing.T) {
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("go install %s/cmd/chat@%s: %v\n%s", module, version, err, out)
 	}
-	out, err := exec.Command(filepath.Join(gobin, "chat"), "version").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "chat "+version) {
-		t.Fatalf("the installed chat says %q (%v)", out, err)
+	for _, arg := range []string{"version", "--version"} {
+		out, err := exec.Command(filepath.Join(gobin, "chat"), arg).CombinedOutput()
+		if err != nil || !strings.HasPrefix(string(out), "chat "+version) {
+			t.Fatalf("the installed chat %s says %q (%v)", arg, out, err)
+		}
 	}
 }

@@ -111,7 +111,7 @@ func newRootCmd(d deps, runF runFunc) *cobra.Command {
 	}
 	o := &rootOptions{}
 	cmd := &cobra.Command{
-		Version: versionLine(),
+		Version: "set", // --version: the line is made only when asked (versionLine reads the build info)
 		Use:     "chat",
 		Short:   "Chat with an LLM agent over any OpenAI-compatible endpoint",
 		Long: `chat talks to any OpenAI-compatible endpoint (OpenAI, OpenRouter, Groq, DeepSeek,
@@ -139,7 +139,8 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},
 	}
-	cmd.SetVersionTemplate("{{.Version}}\n")
+	cobra.AddTemplateFunc("versionLine", versionLine)
+	cmd.SetVersionTemplate("{{versionLine}}\n")
 	f := cmd.Flags()
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")
 	f.BoolVar(&o.jsonOut, "json", false, "print mode: write the event stream as JSON lines")

@@ -50,7 +50,7 @@ func printSandboxTable(d deps, cfg config.Config) error {
 	if m, _ := sandbox.ParseMode(cfg.Sandbox.Mode); m == sandbox.Off {
 		fmt.Fprintln(d.stdout, "Your config turns the sandbox off ([sandbox] mode = \"off\"): commands run unconfined. What a box would give:")
 	}
-	fmt.Fprintf(d.stdout, "chat's commands run in: %s\n\n", engineTitle(engines[0]))
+	fmt.Fprintf(d.stdout, "chat's commands run in: %s\n\n", engines[0].Title())
 	tw := tabwriter.NewWriter(d.stdout, 0, 0, 2, ' ', 0)
 	head := []string{"a command in the box tries to"}
 	for _, e := range engines {
@@ -84,14 +84,4 @@ func printSandboxTable(d deps, cfg config.Config) error {
 		fmt.Fprintln(d.stdout, "\nStronger: allow user namespaces (Ubuntu 24.04: bubblewrap's AppArmor profile, or sysctl kernel.apparmor_restrict_unprivileged_userns=0).")
 	}
 	return nil
-}
-
-func engineTitle(e sandbox.Engine) string {
-	switch e {
-	case sandbox.Bubblewrap:
-		return "bubblewrap, with seccomp and Landlock inside"
-	case sandbox.Namespaces:
-		return "namespaces chat makes itself, with seccomp and Landlock"
-	}
-	return "Landlock and seccomp alone (no namespace could be made)"
 }

@@ -162,7 +162,7 @@ func TestTUIToolsFitOneRow(t *testing.T) {
 			// parts: read it once it is all there.
 			var screen string
 			var rows map[string]string
-			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(10 * time.Second * loadAllowance); ; time.Sleep(20 * time.Millisecond) {
 				screen = tm.screen()
 				rows = toolRows(screen)
 				if len(rows) >= 6 && rows["skill"] != "" || time.Now().After(deadline) {

@@ -421,9 +421,15 @@ func TestTUISentenceNeverAnswersAPrompt(t *testing.T) {
 					tm := startTerm(t, srv, "--sandbox", "off")
 					tm.ask("do it")
 					tm.waitFor("touch ran", 10*time.Second)
+					// Keys go through one control client: a tmux process
+					// started per key would space them by a loaded
+					// machine's fork time, not by the typing speed.
+					keys := attachTmuxControl(t, tm.socket, "main")
 					time.Sleep(after)
 					for _, r := range sentences[letter] {
-						tm.typeText(string(r))
+						if err := keys.command(fmt.Sprintf("send-keys -t main -l '%c'", r), false); err != nil {
+							t.Fatal(err)
+						}
 						time.Sleep(time.Second / time.Duration(perSecond))
 					}
 					time.Sleep(time.Second)

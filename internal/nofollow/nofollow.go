@@ -30,8 +30,8 @@ func OpenDir(root int, rel string) (int, error) {
 	return walk(root, rel, false)
 }
 
-// MakeDirs opens the folder rel under root, making the missing ones.
-func MakeDirs(root int, rel string) (int, error) {
+// makeDirs opens the folder rel under root, making the missing ones.
+func makeDirs(root int, rel string) (int, error) {
 	if rel == "" || rel == "." {
 		return unix.Dup(root)
 	}
@@ -160,7 +160,7 @@ func Parent(root int, p string, create bool) (dir int, name string, err error) {
 		parent, name = p[:i], p[i+1:]
 	}
 	if create {
-		dir, err = MakeDirs(root, parent)
+		dir, err = makeDirs(root, parent)
 	} else {
 		dir, err = OpenDir(root, parent)
 	}

@@ -208,10 +208,7 @@ func enterNamespaces(spec Spec) (notes []string, err error) {
 	if err := loopbackUp(); err != nil {
 		notes = append(notes, "no loopback inside the box ("+err.Error()+")")
 	}
-	for _, p := range spec.Hidden {
-		if within(p, spec.Workdir) || within("/tmp", p) {
-			continue // hiding it would hide the working directory; /tmp is the box's own
-		}
+	for _, p := range spec.coveredHidden() {
 		if err := hide(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			notes = append(notes, "could not hide "+p+" ("+err.Error()+")")
 		}

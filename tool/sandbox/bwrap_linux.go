@@ -16,10 +16,7 @@ func bwrapArgs(spec Spec, self string) []string {
 	} else {
 		a = append(a, "--tmpfs", "/tmp")
 	}
-	for _, p := range spec.Hidden {
-		if within(p, spec.Workdir) || within("/tmp", p) {
-			continue // it would hide the working directory; /tmp is the box's own
-		}
+	for _, p := range spec.coveredHidden() {
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil:

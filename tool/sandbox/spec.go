@@ -140,6 +140,43 @@ func FindBwrap(configured string) string {
 	return p
 }
 
+// coveredHidden are the hidden paths a namespaced box covers: not one
+// that holds the working directory (hiding it would hide that), nor one
+// under /tmp (the box's own).
+func (s Spec) coveredHidden() []string {
+	var out []string
+	for _, p := range s.Hidden {
+		if !within(p, s.Workdir) && !within("/tmp", p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Layers names what an engine's box is made of, for a line.
+func (e Engine) Layers() string {
+	switch e {
+	case Bubblewrap:
+		return "bubblewrap + seccomp + Landlock"
+	case Namespaces:
+		return "namespaces + seccomp + Landlock"
+	case LandlockOnly:
+		return "Landlock + seccomp only: no namespaces"
+	}
+	return string(e)
+}
+
+// Title says what an engine's box is, for a heading.
+func (e Engine) Title() string {
+	switch e {
+	case Bubblewrap:
+		return "bubblewrap, with seccomp and Landlock inside"
+	case Namespaces:
+		return "namespaces chat makes itself, with seccomp and Landlock"
+	}
+	return "Landlock and seccomp alone (no namespace could be made)"
+}
+
 // within reports whether p is dir or under it.
 func within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
