@@ -53,6 +53,10 @@ type Delegate struct {
 
 func (d *Delegate) Name() string { return DelegateName }
 
+// ChangesFiles implements tool.FileChanger: a sub-agent may use any tool
+// it is given.
+func (d *Delegate) ChangesFiles() bool { return true }
+
 func (d *Delegate) Description() string {
 	var b strings.Builder
 	b.WriteString("Hand a self-contained task to a sub-agent and get its final answer. The sub-agent does not see this conversation: put everything it needs in the task. Several calls run at the same time. Sub-agents:")

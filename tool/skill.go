@@ -158,6 +158,9 @@ type Skills struct {
 
 func (s *Skills) Name() string { return SkillName }
 
+// ChangesFiles implements FileChanger: loading a skill reads.
+func (s *Skills) ChangesFiles() bool { return false }
+
 func (s *Skills) Description() string {
 	return "Load a skill: instructions for a kind of task, listed in <available_skills>. Load one when the task matches its description, then follow it."
 }

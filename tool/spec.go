@@ -17,10 +17,12 @@ import (
 var builtinsJSON []byte
 
 type toolSpec struct {
-	Description string          `json:"description"`
-	Timeout     string          `json:"timeout"`
-	Parameters  json.RawMessage `json:"parameters"`
-	timeout     time.Duration
+	// ChangesFiles: a call may change files in the workspace.
+	ChangesFiles bool            `json:"changes_files"`
+	Description  string          `json:"description"`
+	Timeout      string          `json:"timeout"`
+	Parameters   json.RawMessage `json:"parameters"`
+	timeout      time.Duration
 }
 
 // specs are read on first use: a run pays for parsing them when it offers
@@ -63,6 +65,7 @@ func (described[N]) Name() string {
 func (d described[N]) Description() string         { return specs()[d.Name()].Description }
 func (d described[N]) Parameters() json.RawMessage { return specs()[d.Name()].Parameters }
 func (d described[N]) Timeout() time.Duration      { return specs()[d.Name()].timeout }
+func (d described[N]) ChangesFiles() bool          { return specs()[d.Name()].ChangesFiles }
 
 // The names of the built-in tools.
 type (

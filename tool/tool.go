@@ -33,6 +33,20 @@ type Tool interface {
 	Run(ctx context.Context, args json.RawMessage) (string, error)
 }
 
+// FileChanger is how a tool says whether its calls may change files in
+// the workspace (a checkpoint is taken before each call that may). A
+// tool that does not say is taken to: a new tool that writes is never
+// silently left out of a rewind.
+type FileChanger interface{ ChangesFiles() bool }
+
+// ChangesFiles says whether calls of t may change files.
+func ChangesFiles(t Tool) bool {
+	if fc, ok := t.(FileChanger); ok {
+		return fc.ChangesFiles()
+	}
+	return true
+}
+
 // Unreviewed is embedded by tools that never need approval.
 type Unreviewed struct{}
 

@@ -29,6 +29,10 @@ type serverTool struct {
 // Name is SERVER__tool, cut to what the API accepts.
 func (t *serverTool) Name() string { return t.name }
 
+// ChangesFiles implements tool.FileChanger: what a server's tool does is
+// the server's, so it is taken to change files.
+func (t *serverTool) ChangesFiles() bool { return true }
+
 // wireName is SERVER__remote in the characters and length tool names may
 // have (64 bytes).
 func wireName(server, remote string) string {
@@ -132,6 +136,10 @@ type Connector struct {
 }
 
 func (c *Connector) Name() string { return ConnectName }
+
+// ChangesFiles implements tool.FileChanger: connecting starts a server;
+// its tools are checkpointed call by call.
+func (c *Connector) ChangesFiles() bool { return false }
 
 func (c *Connector) Description() string {
 	return "Connect an MCP server listed in <available_mcps>; its tools become available to you as SERVER__tool."
