@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/chatrepl/chat/app"
 	"net/url"
 	"path"
 	"strings"
@@ -132,7 +133,7 @@ func (l *live) stopRunning() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.running = false
-	return control.Texts(l.s.Interloper.Drain())
+	return app.Leftovers(l.s.Interloper, nil)
 }
 
 // takeLeftovers drains what was steered in too late for the turn; once
@@ -140,7 +141,7 @@ func (l *live) stopRunning() []string {
 func (l *live) takeLeftovers() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	items := control.Texts(l.s.Interloper.Drain())
+	items := app.Leftovers(l.s.Interloper, nil)
 	if len(items) == 0 {
 		l.running = false
 	}

@@ -95,7 +95,7 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 		m.opts.Agent.AddContext(bangContext(run, msg))
 		m.notice = "the command and its output go with your next message"
 		if m.pending.len() > 0 && !m.busy {
-			next := m.pending.reclaim()
+			next := m.pending.leftovers()
 			return m.runQueued(next)
 		}
 	}

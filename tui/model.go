@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/chatrepl/chat/app"
 	"io"
 	"strings"
 	"time"
@@ -80,36 +81,17 @@ type Options struct {
 }
 
 // MCPState is one server in /mcp.
-type MCPState struct {
-	Name, Transport, Status string
-	Tools                   []string
-}
+type MCPState = app.MCPState
 
 // ToolState is one line of /tools.
-type ToolState struct{ Name, State, Description string }
+type ToolState = app.ToolState
 
 // Rewinder takes back what the agent did, for /rewind. Both methods do
 // IO: the TUI calls them from a command.
-type Rewinder interface {
-	// Turns lists the session's questions, numbered from 1, with the files
-	// each turn changed.
-	Turns() (string, error)
-	// Rewind puts the files and/or the conversation back to before turn n
-	// and says what it did; question is the rewound question's text when
-	// the conversation was cut (it goes back into the input).
-	Rewind(n int, files, conversation, force bool) (report, question string, err error)
-}
+type Rewinder = app.Rewinder
 
 // SessionHost is what the TUI needs of session storage.
-type SessionHost interface {
-	// Changed saves a change that was not an append (healing, /undo).
-	Changed(s *session.Session)
-	// Started saves a fresh session from now on (/new).
-	Started(s *session.Session)
-	List() ([]session.Info, error)
-	// Open loads a stored session by id prefix, ready to continue.
-	Open(prefix string) (*session.Session, error)
-}
+type SessionHost = app.SessionStore
 
 // pendingItem is text sent while a turn runs, not yet delivered.
 

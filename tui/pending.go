@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/control"
 )
 
@@ -54,36 +55,17 @@ func (p *pendingList) delivered(input uint64) {
 	}
 }
 
-// reclaim takes back everything undelivered, oldest first: after a
-// cancel it returns to the input, so nothing typed is lost.
-func (p *pendingList) reclaim() []string {
-	var out []string
-	for _, it := range p.items {
-		if !it.inject || p.in.Retract(it.input) {
-			out = append(out, it.text)
-		}
+// leftovers empties the list when a turn ends: what the turn never took
+// and what was queued, in the order the person sent them. After a cancel
+// it goes back to the input, so nothing typed is lost; else it starts the
+// next turn.
+func (p *pendingList) leftovers() []string {
+	sent := make([]app.Sent, len(p.items))
+	for i, it := range p.items {
+		sent[i] = app.Sent{Text: it.text, Inject: it.inject, ID: it.input}
 	}
 	p.items = nil
-	return out
-}
-
-// afterTurn empties the list when a turn ends: what the turn never took
-// and what was queued, in the order the person sent them.
-func (p *pendingList) afterTurn() []string {
-	var next []string
-	late := p.in.Drain()
-	for _, it := range p.items {
-		if !it.inject {
-			next = append(next, it.text)
-			continue
-		}
-		if i := slices.IndexFunc(late, func(l control.Item) bool { return l.ID == it.input }); i >= 0 {
-			next = append(next, late[i].Text)
-			late = slices.Delete(late, i, i+1)
-		}
-	}
-	p.items = nil
-	return append(next, control.Texts(late)...)
+	return app.Leftovers(p.in, sent)
 }
 
 // pendingView lists what the person sent while the turn runs.

@@ -56,7 +56,7 @@ func (m *Model) cancel() tea.Cmd {
 	}
 	m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
 	m.endTurn()
-	if back := m.pending.reclaim(); len(back) > 0 {
+	if back := m.pending.leftovers(); len(back) > 0 {
 		if cur := m.input.value(); cur != "" {
 			back = append(back, cur)
 		}
@@ -229,12 +229,12 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 		m.input.set(m.lastUser) // not sent: the person may change it
 	}
 	if errors.Is(msg.err, control.ErrCancelled) {
-		if back := m.pending.reclaim(); len(back) > 0 {
+		if back := m.pending.leftovers(); len(back) > 0 {
 			m.input.set(strings.Join(append(back, m.input.value()), "\n"))
 		}
 		return nil
 	}
-	next := m.pending.afterTurn()
+	next := m.pending.leftovers()
 	return m.runQueued(next)
 }
 

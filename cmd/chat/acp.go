@@ -5,19 +5,18 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/acpserver"
 	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
-	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // newACPCmd builds `chat acp`; runF (nil: runACP) gets the settings the
@@ -66,7 +65,11 @@ into the running turn, as typing during a turn does in the REPL.`,
 func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	proto := d.stdout
 	d.stdout = d.stderr
-	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
+	env, err := appEnv(d)
+	if err != nil {
+		return err
+	}
+	if err := app.ResolveEndpoint(ctx, env, &cfg); err != nil {
 		return err
 	}
 	srv := acpserver.New(acpserver.Options{Name: "chat", Version: version(), Log: d.stderr,
@@ -89,8 +92,8 @@ func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, chan
 	return srv.Serve(ctx, d.stdin, proto)
 }
 
-// openACP builds one editor session with the wiring print mode and the
-// REPL use, in the directory the editor gives.
+// openACP builds one editor session with the application layer print
+// mode and the REPL use, in the directory the editor gives.
 func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, changed func(string) bool, r acpserver.OpenRequest) (*acpserver.Session, error) {
 	if st, err := os.Stat(r.Cwd); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("the session's folder %s is not a directory here", r.Cwd)
@@ -109,29 +112,39 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 		}
 		cfg.MCP[name] = mc
 	}
-	ls := listener.NewList(r.Listener)
-	in := control.NewInterloper()
-	w, err := wire(ctx, d, &o, cfg, changed, ls, control.NewCancellable(), in, r.Approver)
+	spec, err := runSpec(d, &o, cfg, changed)
 	if err != nil {
 		return nil, err
 	}
-	w.start(ctx, cfg, probeAtStart)
-	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
-	if w.voice.untrusted != nil {
-		ls.Emit(listener.Notice{Text: untrustedNote(w.voice.untrusted)})
+	ls := listener.NewList(r.Listener)
+	in := control.NewInterloper()
+	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), in, r.Approver
+	run, err := app.Open(ctx, spec)
+	if err != nil {
+		return nil, err
 	}
-	w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
-	s := &acpserver.Session{ID: w.host.id(), Agent: w.agent, Interloper: in,
-		Save:     func() { w.host.save(w.agent.Session()) },
-		Close:    w.close,
-		Commands: acpCommands(w)}
+	run.Start(ctx, app.ProbeAtStart)
+	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	run.HookNotes(notice)
+	if note := run.UntrustedNote(); note != "" {
+		ls.Emit(listener.Notice{Text: note})
+	}
+	run.ConnectEager(ctx, notice)
+	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in,
+		Save:     run.Save,
+		Close:    run.Close,
+		Commands: acpCommands(run)}
 	if s.ID == "" {
-		w.close()
+		run.Close()
 		return nil, fmt.Errorf("the session could not be saved")
 	}
-	s.Modes, s.Mode = acpModes(w)
+	modes, current := run.Modes()
+	for _, m := range modes {
+		s.Modes = append(s.Modes, acpserver.Mode{ID: m.ID, Name: m.Name, Description: m.Description})
+	}
+	s.Mode = current
 	if len(s.Modes) > 0 {
-		s.SetMode = func(id string) error { return setACPMode(w, cfg, id) }
+		s.SetMode = run.SetMode
 	}
 	return s, nil
 }
@@ -160,104 +173,9 @@ func editorMCP(have map[string]config.MCPConfig, m acpserver.MCPServer) (string,
 		Eager: true, Description: "passed by the editor"}
 }
 
-// acpModes are the session modes: the sandbox's box modes, each with
-// every persona, so one choice in the editor says both. A run without a
-// box offers the personas alone.
-func acpModes(w *wired) ([]acpserver.Mode, string) {
-	personas := append([]string{""}, slices.Sorted(maps.Keys(w.ext.defs))...)
-	var boxes []sandbox.Mode
-	if w.shell.Boxed() {
-		boxes = []sandbox.Mode{sandbox.WorkspaceWrite, sandbox.ReadOnly}
-	}
-	if len(boxes) == 0 && len(personas) == 1 {
-		return nil, ""
-	}
-	if len(boxes) == 0 {
-		boxes = []sandbox.Mode{sandbox.Off}
-	}
-	var modes []acpserver.Mode
-	for _, box := range boxes {
-		for _, p := range personas {
-			modes = append(modes, acpMode(box, p, w.ext.defs[p]))
-		}
-	}
-	current := sandbox.Off
-	if w.shell.Boxed() {
-		current = sandbox.WorkspaceWrite
-		if w.shell.ReadOnly() {
-			current = sandbox.ReadOnly
-		}
-	}
-	return modes, modeID(current, w.name)
-}
-
-func acpMode(box sandbox.Mode, persona string, def agent.Definition) acpserver.Mode {
-	var name, desc []string
-	switch box {
-	case sandbox.WorkspaceWrite:
-		name, desc = append(name, "Workspace write"), append(desc, "commands run without asking in the sandbox and write only in the working directory")
-	case sandbox.ReadOnly:
-		name, desc = append(name, "Read only"), append(desc, "commands run without asking in a sandbox that writes nowhere (plan, review)")
-	}
-	if persona != "" {
-		name = append(name, persona)
-		if def.Description != "" {
-			desc = append(desc, persona+": "+def.Description)
-		}
-	} else if box == sandbox.Off {
-		name = append(name, "default agent")
-	}
-	return acpserver.Mode{ID: modeID(box, persona), Name: strings.Join(name, " · "), Description: strings.Join(desc, "; ")}
-}
-
-// modeID is "workspace-write", "read-only/reviewer", or "reviewer" where
-// there is no box.
-func modeID(box sandbox.Mode, persona string) string {
-	switch {
-	case box == sandbox.Off && persona == "":
-		return defaultAgentName
-	case box == sandbox.Off:
-		return persona
-	case persona == "" || persona == defaultAgentName:
-		return string(box)
-	}
-	return string(box) + "/" + persona
-}
-
-// setACPMode switches the sandbox mode and the persona an id names.
-func setACPMode(w *wired, cfg config.Config, id string) error {
-	box, persona := "", id
-	if w.shell.Boxed() {
-		box, persona, _ = strings.Cut(id, "/")
-	}
-	if persona == "" {
-		persona = defaultAgentName
-	}
-	if box != "" {
-		m, err := sandbox.ParseMode(box)
-		if err != nil {
-			return err
-		}
-		if err := w.shell.SetMode(m); err != nil {
-			return err
-		}
-	}
-	if persona == w.name || persona == defaultAgentName && w.name == "" {
-		return nil
-	}
-	if err := w.switchAgent(cfg, persona); err != nil {
-		return err
-	}
-	w.name = persona
-	if persona == defaultAgentName {
-		w.name = ""
-	}
-	return nil
-}
-
 // acpCommands are the REPL's /-commands that make sense without a screen.
-func acpCommands(w *wired) []acpserver.Command {
-	a := w.agent
+func acpCommands(run *app.Run) []acpserver.Command {
+	a := run.Agent()
 	return []acpserver.Command{
 		{Name: "compact", Description: "summarize the earlier turns to free the context window", Hint: "what to keep (optional)",
 			Run: func(ctx context.Context, args string) (acpserver.CommandResult, error) {
@@ -265,7 +183,7 @@ func acpCommands(w *wired) []acpserver.Command {
 			}},
 		{Name: "context", Description: "what the next request carries, by part",
 			Run: func(context.Context, string) (acpserver.CommandResult, error) {
-				return acpserver.CommandResult{Show: a.ContextReport().Report(a.ContextSize(), projectFiles(w.voice.instructions))}, nil
+				return acpserver.CommandResult{Show: a.ContextReport().Report(a.ContextSize(), run.ProjectFiles())}, nil
 			}},
 		{Name: "init", Description: "write an AGENTS.md for this repository (you approve the write)",
 			Run: func(context.Context, string) (acpserver.CommandResult, error) {
@@ -274,8 +192,8 @@ func acpCommands(w *wired) []acpserver.Command {
 		{Name: "tools", Description: "the tools and whether they ask",
 			Run: func(context.Context, string) (acpserver.CommandResult, error) {
 				var b strings.Builder
-				b.WriteString(w.shell.Describe() + "\n")
-				for _, t := range w.toolStates() {
+				b.WriteString(run.Sandbox() + "\n")
+				for _, t := range run.ToolStates() {
 					fmt.Fprintf(&b, "\n- `%s`: %s", t.Name, t.State)
 				}
 				return acpserver.CommandResult{Show: b.String()}, nil

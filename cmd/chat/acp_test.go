@@ -48,7 +48,13 @@ func acpDriver(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@agentclientprotocol", "sdk")); err != nil {
-		t.Fatalf("the ACP client library is not installed: run make test (or npm ci --prefix testdata/acp): %v", err)
+		// A plain go test on a clean clone has not run npm ci; make test
+		// has, and says so, so there the test never skips silently.
+		why := fmt.Sprintf("the ACP client library is not installed (npm ci --prefix testdata/acp, which make test runs): %v", err)
+		if os.Getenv("CHAT_ACP_CLIENT_INSTALLED") != "" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
 	}
 	return filepath.Join(dir, "drive.mjs")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/chatrepl/chat/app"
 
 	"github.com/spf13/cobra"
 
@@ -61,10 +62,14 @@ func newModelsCmd(d deps, o *rootOptions) *cobra.Command {
 				cfg.BaseURL = baseURL
 				cfg.Sources["base_url"] = "flag"
 			}
-			if err := resolveEndpoint(cmd.Context(), d, &cfg); err != nil {
+			env, err := appEnv(d)
+			if err != nil {
 				return err
 			}
-			models, err := client(cfg, "").Models(cmd.Context())
+			if err := app.ResolveEndpoint(cmd.Context(), env, &cfg); err != nil {
+				return err
+			}
+			models, err := app.Client(cfg, "").Models(cmd.Context())
 			if err != nil {
 				return err
 			}

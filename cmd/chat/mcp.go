@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // newMCPCmd builds `chat mcp`; addF (nil: write the config file) gets
@@ -55,7 +56,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 				if m.Eager {
 					connects = "at start"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, transport, connects, strings.Join(m.Allow, ","), firstLineOf(m.Description))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, transport, connects, strings.Join(m.Allow, ","), clip.FirstLine(m.Description))
 			}
 			return tw.Flush()
 		},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/pricing"
@@ -46,9 +46,14 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		}
 		files = append(files, part)
 	}
-	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
+	spec, err := runSpec(d, o, cfg, changed)
+	if err != nil {
 		return err
 	}
+	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
+		return err
+	}
+	cfg = spec.Config
 	// Deltas are coalesced to at most a frame's worth per write: the
 	// first token still goes out at once, and a fast stream costs one
 	// write per frame instead of one per token.
@@ -100,17 +105,18 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		}
 	}()
 	// No approver: what needs approval is refused unless --yes.
-	w, err := wire(ctx, d, o, cfg, changed, ls, cancel, nil, nil)
+	spec.Listeners, spec.Cancellable = ls, cancel
+	run, err := app.Open(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
 			return &exitError{code: 130}
 		}
 		return err
 	}
-	defer w.close()
-	a := w.agent
-	if w.voice.untrusted != nil {
-		fmt.Fprintln(d.stderr, untrustedNote(w.voice.untrusted))
+	defer run.Close()
+	a := run.Agent()
+	if note := run.UntrustedNote(); note != "" {
+		fmt.Fprintln(d.stderr, note)
 	}
 	if o.schema != "" {
 		schema, err := os.ReadFile(o.schema)
@@ -129,20 +135,18 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	// the first request of a fresh session does not (it has nothing to
 	// compact), and a one-line answer asks nothing more than its question.
 	// A hosted model's window is the table's or the catalog's, at once.
-	probe := probeNever
+	probe := app.ProbeNever
 	if pricing.IsLocal(cfg.BaseURL) {
-		probe = probeWhenNeeded
+		probe = app.ProbeWhenNeeded
 	}
-	w.start(ctx, cfg, probe)
-	if w.findWindow != nil {
-		a.AwaitWindow(w.findWindow, windowProbeWait)
-	}
-	w.connectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
+	run.Start(ctx, probe)
+	run.AwaitWindow(windowProbeWait)
+	run.ConnectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return &exitError{code: 130}
 	}
 	res, err := a.Run(ctx, prompt, files...)
-	w.host.save(w.sess) // healing placeholders and the like are not appends
+	run.Save() // healing placeholders and the like are not appends
 	switch {
 	case errors.Is(err, control.ErrCancelled):
 		return &exitError{code: 130}
@@ -159,22 +163,6 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		return writeJSON(d, v)
 	}
 	return nil
-}
-
-// defaultAgentName is what a session header calls the agent of a run
-// without --agent.
-const defaultAgentName = "default"
-
-// definitionJSON is the agent's definition for a session header.
-func definitionJSON(a *agent.Agent, name string) json.RawMessage {
-	if name == "" {
-		name = defaultAgentName
-	}
-	b, err := json.Marshal(a.Definition(name))
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
 // printPrompt is -p, with piped stdin appended (or alone).

@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
-	"github.com/chatrepl/chat/tool"
-	"github.com/chatrepl/chat/tool/mcpclient"
 	"github.com/chatrepl/chat/tui"
 )
 
@@ -25,105 +22,78 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	case o.schema != "":
 		return errors.New("--schema applies to print mode (with -p); the REPL answers in free text")
 	}
-	if err := resolveEndpoint(ctx, d, &cfg); err != nil {
-		return err
-	}
-	ls := listener.NewList()
-	interloper := control.NewInterloper()
-	approvals := tui.NewApprovals()
-	w, err := wire(ctx, d, o, cfg, changed, ls, control.NewCancellable(), interloper, approvals)
+	spec, err := runSpec(d, o, cfg, changed)
 	if err != nil {
 		return err
 	}
-	defer w.close()
-	a, host := w.agent, w.host
-	w.start(ctx, cfg, probeAtStart)
-	// From here on the screen is the program's: hooks report into it.
-	w.voice.hooks.Report = func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
-	w.voice.hooks.Retrust = retrust(d, approvals)
-	if w.voice.untrusted != nil {
-		go askTrust(ctx, d, approvals, w.voice)
+	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
+		return err
 	}
-	defs := w.ext.defs
-	models := client(cfg, a.Model()).Models
-	resumed := (o.cont || o.resume != "") && a.Session().Len() > 1
+	ls := listener.NewList()
+	approvals := tui.NewApprovals()
+	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), approvals
+	run, err := app.Open(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	run.Start(ctx, app.ProbeAtStart)
+	// From here on the screen is the program's: hooks report into it.
+	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	run.HookNotes(notice)
+	run.AskHookTrust(ctx, approvals)
+	a := run.Agent()
+	var mcp func() []tui.MCPState
+	if run.HasMCP() {
+		mcp = run.MCPStates
+	}
+	var rewind tui.Rewinder
+	if r := run.Rewinder(); r != nil {
+		rewind = r
+	}
 	err = tui.Run(ctx, tui.Options{
-		Resumed:     resumed,
-		Draft:       unansweredDraft(a.Session().Messages(), resumed),
+		Resumed:     run.Resumed(),
+		Draft:       run.Draft(),
 		Agent:       a,
-		Interloper:  interloper,
-		Models:      models,
+		Interloper:  spec.Interloper,
+		Models:      run.Models,
 		HistoryPath: historyPath(d.getenv),
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
-		Sessions:    host,
-		Agents:      slices.Sorted(maps.Keys(defs)),
+		Sessions:    run.Sessions(),
+		Agents:      run.Personas(),
 		Approvals:   approvals,
-		Skills:      w.ext.skills,
-		MCP:         mcpStates(w.ext.mcp),
-		Tools:       w.toolStates,
-		Sandbox:     w.shell.Describe,
-		Hooks:       w.voice.hookList,
-		Shell:       personShell(d, host.cwd),
-		Workdir:     host.cwd,
-		Files:       func(depth int) ([]string, error) { return tool.ProjectFiles(host.cwd, maxMentionFiles, depth) },
-		Project:     projectFiles(w.voice.instructions),
-		Rewind:      rewinder(w),
-		Price:       priceOf(cfg),
-		PriceSource: func(model string) string {
-			p, ok := modelPrice(cfg, model)
-			if !ok {
-				return "none known for " + model + " (the catalog does not list it; [models.NAME] input_per_mtok and output_per_mtok set one)"
-			}
-			return fmt.Sprintf("%s: $%g input, $%g cached input, $%g output per million tokens", p.Source, p.Input, p.CachedInput, p.Output)
-		},
-		AgentName:   w.name,
-		SwitchAgent: func(name string) error { return w.switchAgent(cfg, name) },
-		// The first frame does not wait for a server to start: they connect
-		// behind it, and their tools join as they come.
-		// The box starts behind the first frame too, and its notice says
-		// which box is in force before anything runs in it.
+		Skills:      run.Skills(),
+		MCP:         mcp,
+		Tools:       run.ToolStates,
+		Sandbox:     run.Sandbox,
+		Hooks:       run.HookList,
+		Shell:       run.PersonShell,
+		Workdir:     run.Workdir(),
+		Files:       run.Files,
+		Project:     run.ProjectFiles(),
+		Rewind:      rewind,
+		Price:       run.Price(),
+		PriceSource: run.PriceSource,
+		AgentName:   run.Persona(),
+		SwitchAgent: run.SwitchAgent,
+		// The first frame waits neither for a server to start nor for the
+		// box: they start behind it, the servers' tools join as they come,
+		// and the box's notice says which box is in force before anything
+		// runs in it.
 		Listening: func() {
-			if w.shell.Boxed() {
-				go w.shell.Describe()
-			}
-			w.connectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
+			run.StartBox()
+			run.ConnectEager(ctx, notice)
 		},
 	}, ls)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
-	if id := host.id(); id != "" && a.Session().Len() > 1 {
+	if id := run.SessionID(); id != "" && run.Agent().Session().Len() > 1 {
 		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", session.ShortID(id))
 	}
 	return nil
 }
 
-// maxMentionFiles bounds the paths @ completion offers.
-const maxMentionFiles = 100_000
-
-// mcpStates lists the MCP servers for /mcp (nil without any).
-func mcpStates(s *mcpclient.Servers) func() []tui.MCPState {
-	if s == nil {
-		return nil
-	}
-	return func() []tui.MCPState {
-		var out []tui.MCPState
-		for _, st := range s.States() {
-			out = append(out, tui.MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools})
-		}
-		return out
-	}
-}
-
 // historyPath is $XDG_STATE_HOME/chat/history.jsonl (~/.local/state/… without it).
 func historyPath(getenv func(string) string) string { return xdg.State.Chat(getenv, "history.jsonl") }
-
-// unansweredDraft is the question a resumed session ends with, unanswered
-// (chat stopped before it was answered): it goes back into the input.
-func unansweredDraft(msgs []session.Message, resumed bool) string {
-	if n := len(msgs); resumed && n > 0 && msgs[n-1].Role == session.RoleUser && msgs[n-1].Unanswered {
-		return msgs[n-1].Content
-	}
-	return ""
-}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,11 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatrepl/chat/agent"
-	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/oaitest"
-	"github.com/chatrepl/chat/listener"
-	"github.com/chatrepl/chat/llm"
 )
 
 func TestPrintModeRefusesWithoutYes(t *testing.T) {
@@ -73,33 +68,6 @@ func TestTUIApproveThenCancelShell(t *testing.T) {
 	tm.waitFor("after the cancel", 10*time.Second)
 	if len(srv.Rejected()) > 0 {
 		t.Fatal(srv.Rejected())
-	}
-}
-
-func TestContextWindowPrecedence(t *testing.T) {
-	t.Parallel()
-	srv := oaitest.New(t)
-	caps := func(cfg config.Config, model string, probe bool) []int {
-		rec := &listener.Recorder{}
-		a := agent.New(agent.Options{Client: llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: model}), Listeners: listener.NewList(rec)})
-		cfg.BaseURL = srv.BaseURL()
-		if find := contextWindow(context.Background(), cfg, a, probe); find != nil {
-			<-find()
-		}
-		var out []int
-		for _, e := range rec.Events() {
-			out = append(out, e.(listener.ContextCap).Tokens)
-		}
-		return out
-	}
-	if got := caps(config.Config{ContextWindow: 5000}, "gpt-4o", true); len(got) != 1 || got[0] != 5000 {
-		t.Fatalf("explicit: %v", got)
-	}
-	if got := caps(config.Config{}, "gpt-4o", false); len(got) != 1 || got[0] != 128000 {
-		t.Fatalf("table: %v", got)
-	}
-	if got := caps(config.Config{}, "my-finetune", false); len(got) != 0 {
-		t.Fatalf("unknown: %v", got)
 	}
 }
 

@@ -1,9 +1,12 @@
 // Package clip cuts text for showing it: to a number of bytes, never in
 // the middle of a UTF-8 character. It is the one place that does; it
-// imports nothing and may be used by any package.
+// imports only the standard library and may be used by any package.
 package clip
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Prefix is s cut to at most n bytes, ending on a character boundary.
 func Prefix(s string, n int) string {
@@ -25,4 +28,12 @@ func String(s string, n int) string {
 		return s
 	}
 	return Prefix(s, n) + "…"
+}
+
+// FirstLine is s's first line, with " …" when more lines follow.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"cmp"
@@ -17,14 +17,13 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/hook"
 	"github.com/chatrepl/chat/internal/atomicfile"
 	"github.com/chatrepl/chat/internal/project"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/tool"
-	"github.com/chatrepl/chat/tui"
-	"github.com/spf13/cobra"
 )
 
 // voice is what the project says to the agent in a run: its
@@ -40,12 +39,13 @@ type voice struct {
 
 // projectVoice reads the project's instructions (unless turned off) and
 // sets up the hooks.
-func projectVoice(d deps, cfg config.Config, wd string, host *sessionHost) (voice, error) {
+func projectVoice(env Env, cfg config.Config, host *sessionHost) (voice, error) {
 	var v voice
+	wd := env.Workdir
 	if cfg.UsesProjectInstructions() {
-		v.instructions = project.Load(wd, xdg.Config.Chat(d.getenv, "AGENTS.md"))
+		v.instructions = project.Load(wd, xdg.Config.Chat(env.Getenv, "AGENTS.md"))
 		if v.instructions.Cut {
-			fmt.Fprintf(d.stderr, "chat: the project's instructions were cut at %d KiB (%s); the rest is left out\n",
+			fmt.Fprintf(env.Stderr, "chat: the project's instructions were cut at %d KiB (%s); the rest is left out\n",
 				project.MaxInstructions>>10, sourceList(v.instructions.Sources))
 		}
 	}
@@ -53,18 +53,18 @@ func projectVoice(d deps, cfg config.Config, wd string, host *sessionHost) (voic
 	// run from a subfolder, its hooks run (in its root, where the
 	// commands' relative paths point).
 	root := project.Root(wd)
-	runner, err := hook.New(configHooks(cfg.Hooks, "config"), root, childEnv(d, cfg))
+	runner, err := hook.New(configHooks(cfg.Hooks, "config"), root, ChildEnv(env, cfg))
 	if err != nil {
 		return v, err
 	}
 	runner.Session = host.transcript
-	runner.Report = func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) }
+	runner.Report = func(s string) { fmt.Fprintln(env.Stderr, "chat: "+s) }
 	v.hooks = runner
 	ph, err := loadProjectHooks(root)
 	if err != nil {
 		return v, err
 	}
-	store := trustStore(d)
+	store := trustStore(env.Getenv)
 	known := store.read()
 	if ph != nil {
 		if store.trusted(ph, known) {
@@ -103,12 +103,6 @@ func sourceList(sources []project.Source) string {
 		names = append(names, fmt.Sprintf("%s (%d bytes)", s.Path, s.Bytes))
 	}
 	return strings.Join(names, ", ")
-}
-
-// childEnv is the environment of every child chat starts for the person
-// (commands, hooks): the secrets left out.
-func childEnv(d deps, cfg config.Config) []string {
-	return tool.ChildEnv(d.environ(), cfg.Sandbox.EnvKeep, []string{cfg.APIKey})
 }
 
 // configHooks lists the hooks of a [hooks] table in event order.
@@ -166,8 +160,8 @@ func (p *projectHooks) digest() string {
 // path with the hash of the content trusted (a changed file asks again).
 type trustFile struct{ path string }
 
-func trustStore(d deps) trustFile {
-	return trustFile{path: xdg.State.Chat(d.getenv, "trusted-hooks.json")}
+func trustStore(getenv func(string) string) trustFile {
+	return trustFile{path: xdg.State.Chat(getenv, "trusted-hooks.json")}
 }
 
 func (t trustFile) read() map[string]string {
@@ -256,7 +250,7 @@ func (p *projectHooks) scripts() map[string]string {
 
 // retrust is the REPL's answer to a hook whose script changed since it
 // was trusted: the person is asked, and a yes is remembered.
-func retrust(d deps, a *tui.Approvals) func(context.Context, hook.Hook, map[string]string) bool {
+func retrust(getenv func(string) string, a tool.Approver) func(context.Context, hook.Hook, map[string]string) bool {
 	return func(ctx context.Context, h hook.Hook, changed map[string]string) bool {
 		files := slices.Sorted(maps.Keys(changed))
 		req := tool.Request{Tool: "hook", NoModel: true, Granted: "✓ trusted the changed " + strings.Join(files, ", "),
@@ -267,12 +261,13 @@ func retrust(d deps, a *tui.Approvals) func(context.Context, hook.Hook, map[stri
 		if err != nil || dec.Verdict == tool.Deny {
 			return false
 		}
-		_ = trustStore(d).pin(changed)
+		_ = trustStore(getenv).pin(changed)
 		return true
 	}
 }
 
-// untrustedNote is what print mode says of project hooks it does not run.
+// untrustedNote is what a front end without a prompt says of project
+// hooks it does not run.
 func untrustedNote(p *projectHooks) string {
 	if p.changed != "" {
 		return fmt.Sprintf("chat: %s changed since you trusted it; its hooks do not run until you trust it again (chat hooks shows what changed; chat hooks trust)", p.path)
@@ -291,7 +286,7 @@ func (p *projectHooks) question() (summary, detail string) {
 
 // askTrust asks the person, through the REPL's approval prompt, whether
 // the project's hooks may run; yes trusts this content from now on.
-func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
+func askTrust(ctx context.Context, getenv func(string) string, a IdleAsker, v voice) {
 	p := v.untrusted
 	summary, detail := p.question()
 	req := tool.Request{Tool: "project hooks", NoModel: true, Granted: "✓ trusted " + p.path + ": its hooks run from now on (a changed file asks again)",
@@ -308,7 +303,7 @@ func askTrust(ctx context.Context, d deps, a *tui.Approvals, v voice) {
 	if err != nil || dec.Verdict == tool.Deny {
 		return
 	}
-	if err := trustStore(d).trust(p); err != nil && !errors.Is(err, context.Canceled) {
+	if err := trustStore(getenv).trust(p); err != nil && !errors.Is(err, context.Canceled) {
 		v.hooks.Report("remembering the trust failed: " + err.Error())
 	}
 }
@@ -358,50 +353,86 @@ func projectFiles(in project.Instructions) []string {
 	return out
 }
 
-// newHooksCmd is `chat hooks`: list the hooks, and trust a project's.
-func newHooksCmd(d deps, o *rootOptions) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "hooks",
-		Short: "List the hooks that run (the config's and this project's " + config.ProjectHooksFile + ")",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, err := hooksHere(d, o)
-			if err != nil {
-				return err
-			}
-			_, err = fmt.Fprintln(d.stdout, v.hookList())
-			return err
-		},
+// IdleAsker asks the person a question that waits for the screen to be
+// idle, and calls onAnswer before the front end reads another key.
+type IdleAsker interface {
+	AskAtIdle(ctx context.Context, r tool.Request, onAnswer func(tool.Decision)) (tool.Decision, error)
+}
+
+// HookNotes sends what the hooks report to report from now on (a front
+// end with a screen: as notices).
+func (r *Run) HookNotes(report func(string)) { r.voice.hooks.Report = report }
+
+// AskHookTrust makes a front end with a prompt the judge of the project's
+// hooks: a hooks file waiting for trust is asked about now (in the
+// background), a hook whose script changed is asked about when it would
+// run.
+func (r *Run) AskHookTrust(ctx context.Context, a interface {
+	tool.Approver
+	IdleAsker
+}) {
+	r.voice.hooks.Retrust = retrust(r.spec.Env.Getenv, a)
+	if r.voice.untrusted != nil {
+		go askTrust(ctx, r.spec.Env.Getenv, a, r.voice)
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "trust",
-		Short: "Let this project's " + config.ProjectHooksFile + " run, as it is now (a changed file asks again)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			v, err := hooksHere(d, o)
-			if err != nil {
-				return err
-			}
-			if changed := changedScripts(v.hooks); len(changed) > 0 {
-				if err := trustStore(d).pin(changed); err != nil {
-					return err
-				}
-				fmt.Fprintf(d.stdout, "trusted the scripts as they are now: %s\n", strings.Join(slices.Sorted(maps.Keys(changed)), ", "))
-			} else if v.untrusted == nil {
-				_, err = fmt.Fprintln(d.stdout, "nothing to trust: no untrusted "+config.ProjectHooksFile+" here, and no hook script changed")
-				return err
-			}
-			if v.untrusted == nil {
-				return nil
-			}
-			if err := trustStore(d).trust(v.untrusted); err != nil {
-				return err
-			}
-			_, err = fmt.Fprintf(d.stdout, "trusted %s; these run from now on, as you, outside the sandbox:\n%s\n", v.untrusted.path, v.untrusted.describe())
-			return err
-		},
-	})
-	return cmd
+}
+
+// UntrustedNote is what a front end without a prompt says of project
+// hooks it does not run ("" when there are none).
+func (r *Run) UntrustedNote() string {
+	if r.voice.untrusted == nil {
+		return ""
+	}
+	return untrustedNote(r.voice.untrusted)
+}
+
+// HookList is /hooks.
+func (r *Run) HookList() string { return r.voice.hookList() }
+
+// ProjectFiles names the project's instructions files, for /context.
+func (r *Run) ProjectFiles() []string { return projectFiles(r.voice.instructions) }
+
+// Hooks is the hooks of env's working directory and the config's, as a
+// run would have them: `chat hooks` lists them and trusts the project's.
+type Hooks struct {
+	getenv func(string) string
+	voice  voice
+}
+
+// HooksHere reads the config's hooks and the working directory's.
+func HooksHere(env Env, cfg config.Config) (*Hooks, error) {
+	cfg.ProjectInstructions = new(bool) // only the hooks are wanted
+	v, err := projectVoice(env, cfg, &sessionHost{})
+	if err != nil {
+		return nil, err
+	}
+	return &Hooks{getenv: env.Getenv, voice: v}, nil
+}
+
+// List is every hook with where it comes from, and the project's waiting
+// for trust.
+func (h *Hooks) List() string { return h.voice.hookList() }
+
+// Trust trusts the scripts of running hooks that changed, and the
+// project's hooks file waiting for trust, as they are now; it says what
+// it trusted.
+func (h *Hooks) Trust() (string, error) {
+	var b strings.Builder
+	if changed := changedScripts(h.voice.hooks); len(changed) > 0 {
+		if err := trustStore(h.getenv).pin(changed); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "trusted the scripts as they are now: %s\n", strings.Join(slices.Sorted(maps.Keys(changed)), ", "))
+	} else if h.voice.untrusted == nil {
+		return "nothing to trust: no untrusted " + config.ProjectHooksFile + " here, and no hook script changed\n", nil
+	}
+	if p := h.voice.untrusted; p != nil {
+		if err := trustStore(h.getenv).trust(p); err != nil {
+			return b.String(), err
+		}
+		fmt.Fprintf(&b, "trusted %s; these run from now on, as you, outside the sandbox:\n%s\n", p.path, p.describe())
+	}
+	return b.String(), nil
 }
 
 // changedScripts are the scripts of the running hooks that differ from
@@ -414,25 +445,11 @@ func changedScripts(r *hook.Runner) map[string]string {
 	return out
 }
 
-// hooksHere reads the config and the working directory's hooks.
-func hooksHere(d deps, o *rootOptions) (voice, error) {
-	cfg, err := loadConfigFile(d, o, config.Flags{})
-	if err != nil {
-		return voice{}, err
-	}
-	wd, err := d.workdir()
-	if err != nil {
-		return voice{}, err
-	}
-	cfg.ProjectInstructions = new(bool) // only the hooks are wanted
-	return projectVoice(d, cfg, wd, &sessionHost{})
-}
-
-// personShell runs the person's own ! commands: in the working directory,
+// PersonShell runs the person's own ! commands: in the working directory,
 // with their environment, outside the sandbox (they typed it).
-func personShell(d deps, wd string) func(ctx context.Context, command string, out io.Writer) (int, error) {
-	return func(ctx context.Context, command string, out io.Writer) (int, error) {
-		cmd := tool.HostCommand(ctx, wd, d.environ(), "bash", "-c", command)
+func (r *Run) PersonShell(ctx context.Context, command string, out io.Writer) (int, error) {
+	{
+		cmd := tool.HostCommand(ctx, r.spec.Env.Workdir, r.spec.Env.Environ(), "bash", "-c", command)
 		cmd.Stdout, cmd.Stderr = out, out
 		err := cmd.Run()
 		var exit *exec.ExitError

@@ -1,0 +1,339 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/hook"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
+)
+
+// Run is one session hosted with everything around it: its agent and
+// tools, where it is saved, its checkpoints, hooks and personas. Build it
+// with Open, start it with Start, end it with Close.
+type Run struct {
+	spec  Spec
+	cfg   config.Config
+	agent *agent.Agent
+	host  *sessionHost
+	sess  *session.Session
+	tools *tool.Set
+	shell *tool.Confinement
+	// checkpoints takes the checkpoints of the session in use (nil: off).
+	checkpoints *checkpointer
+	// defaultDef is the agent as the config makes it, without a persona.
+	defaultDef agent.Definition
+	name       string // the persona in use ("" for the default)
+	ext        extended
+	voice      voice
+	resumed    bool
+	// findWindow starts the probe for the context window, once, and
+	// returns a channel closed when it is known (or known to be unknown);
+	// nil when the window was settled without one.
+	findWindow func() <-chan struct{}
+}
+
+// Open opens the run's session, builds the tools (asking through
+// spec.Approver, when there is one) and the agent, and applies the
+// persona asked for or the one the resumed session was made with.
+func Open(ctx context.Context, spec Spec) (*Run, error) {
+	r := &Run{spec: spec, cfg: spec.Config}
+	if spec.Listeners == nil {
+		r.spec.Listeners = listener.NewList()
+	}
+	r.host = newSessionHost(spec)
+	cp, err := newCheckpointer(spec, r.host)
+	if err != nil {
+		return nil, err
+	}
+	r.checkpoints = cp
+	sess, snapshot, err := r.host.open(spec)
+	if err != nil {
+		return nil, err
+	}
+	r.sess = sess
+	r.resumed = (spec.Continue || spec.Resume != "") && sess.Len() > 1
+	if err := r.build(ctx, snapshot); err != nil {
+		r.host.close()
+		return nil, err
+	}
+	if cp != nil {
+		cp.tools = r.agent.Tools
+	}
+	return r, nil
+}
+
+// build makes the tools, the project's voice and the agent.
+func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
+	spec, ls := r.spec, r.spec.Listeners
+	full, shell, err := BuiltinTools(spec.Env, spec.Config)
+	if err != nil {
+		return err
+	}
+	r.shell = shell
+	if r.voice, err = projectVoice(spec.Env, spec.Config, r.host); err != nil {
+		return err
+	}
+	full.Hooks = r.voice.hooks
+	if shell.AsksEveryCommand() {
+		fmt.Fprintf(spec.Env.Stderr, "chat: %s\n", shell.Describe())
+	}
+	// Which box is in force, said once, when the first one has started:
+	// before the first command runs (print mode's stderr, --json, the REPL).
+	shell.Started = func(s string) { ls.Emit(listener.Notice{Text: s}) }
+	full.Approver = spec.Approver
+	if spec.Approver != nil && r.voice.hooks.Has("Notification") {
+		full.Approver = notifying{spec.Approver, r.voice.hooks}
+	}
+	if r.ext, err = extensions(spec, full); err != nil {
+		return err
+	}
+	r.tools = full.Without(spec.Config.Tools.SubAgentsOnly...)
+	if r.agent, err = r.newAgent(ctx, r.sess); err != nil {
+		return err
+	}
+	// The default agent, before any persona: /agent default goes back to it.
+	r.defaultDef = r.agent.Definition(DefaultAgentName)
+	r.name, err = r.applyPersona(snapshot)
+	return err
+}
+
+// Start saves the session from now on (its header carries the agent),
+// settles the context window or says how, and runs the SessionStart
+// hooks.
+func (r *Run) Start(ctx context.Context, probe Probe) {
+	r.host.begin(r.sess, r.definitionJSON())
+	r.findWindow = contextWindow(ctx, r.cfg, r.agent, probe != ProbeNever)
+	if r.findWindow != nil && probe == ProbeAtStart {
+		r.findWindow()
+	}
+	source := "startup"
+	if r.sess.Len() > 1 {
+		source = "resume"
+	}
+	r.sessionStart(ctx, source)
+	r.host.cleared = func() { r.sessionStart(ctx, "clear") }
+}
+
+// AwaitWindow makes the agent wait, up to wait, for the server to say its
+// window when a request first needs it (ProbeWhenNeeded).
+func (r *Run) AwaitWindow(wait time.Duration) {
+	if r.findWindow != nil {
+		r.agent.AwaitWindow(r.findWindow, wait)
+	}
+}
+
+// sessionStart runs the SessionStart hooks; what they print goes with the
+// next message.
+func (r *Run) sessionStart(ctx context.Context, source string) {
+	if !r.voice.hooks.Has("SessionStart") {
+		return
+	}
+	out := r.voice.hooks.Run(ctx, hook.Input{Event: "SessionStart", Source: source})
+	r.voice.hooks.Show(out)
+	if out.Context != "" {
+		r.agent.AddContext("<session-start-hook>\n" + out.Context + "\n</session-start-hook>")
+	}
+}
+
+// ConnectEager connects the servers configured eager = true and gives
+// their tools to the main agent. One that fails says which and why
+// through report; the session goes on without it.
+func (r *Run) ConnectEager(ctx context.Context, report func(string)) {
+	if r.ext.mcp == nil {
+		return
+	}
+	for _, name := range r.ext.mcp.Eager() {
+		tools, err := r.ext.mcp.Connect(ctx, name)
+		if err != nil {
+			if ctx.Err() == nil {
+				report(fmt.Sprintf("%v (the session goes on without it)", err))
+			}
+			continue
+		}
+		for _, t := range tools {
+			r.agent.Tools().Add(t)
+		}
+	}
+}
+
+// Close ends the run: the SessionEnd hooks, the session file, the box,
+// the checkpoints of an unsaved session and every MCP server process.
+func (r *Run) Close() {
+	if r.voice.hooks.Has("SessionEnd") {
+		r.voice.hooks.Show(r.voice.hooks.Run(context.Background(), hook.Input{Event: "SessionEnd", Reason: "exit"}))
+	}
+	r.host.close()
+	r.shell.Close()
+	r.checkpoints.close()
+	if r.ext.mcp != nil {
+		_ = r.ext.mcp.Close()
+	}
+}
+
+// Agent is the run's main agent.
+func (r *Run) Agent() *agent.Agent { return r.agent }
+
+// Config is the run's resolved configuration.
+func (r *Run) Config() config.Config { return r.cfg }
+
+// Workdir is where the run works.
+func (r *Run) Workdir() string { return r.spec.Env.Workdir }
+
+// Resumed says the run continues a saved session (--continue, --resume)
+// that has turns.
+func (r *Run) Resumed() bool { return r.resumed }
+
+// SessionID is the id of the session in use ("" when it is not saved).
+func (r *Run) SessionID() string { return r.host.id() }
+
+// Save writes what the last operation changed that was not an append
+// (healing placeholders, an edit of the history).
+func (r *Run) Save() { r.host.save(r.agent.Session()) }
+
+// SessionStore is the run's session storage, as the REPL's /new,
+// /resume and /sessions use it.
+type SessionStore interface {
+	// Changed saves a change that was not an append (healing, /undo).
+	Changed(s *session.Session)
+	// Started saves a fresh session from now on (/new).
+	Started(s *session.Session)
+	List() ([]session.Info, error)
+	// Open loads a stored session by id prefix, ready to continue.
+	Open(prefix string) (*session.Session, error)
+}
+
+// Sessions is the run's session storage.
+func (r *Run) Sessions() SessionStore { return r.host }
+
+// Personas names the agent definitions the run can switch to.
+func (r *Run) Personas() []string { return slices.Sorted(maps.Keys(r.ext.defs)) }
+
+// Persona is the persona leading ("" for the config's own agent).
+func (r *Run) Persona() string { return r.name }
+
+// Skills are the skills found.
+func (r *Run) Skills() []tool.Skill { return r.ext.skills }
+
+// Sandbox says where commands run.
+func (r *Run) Sandbox() string { return r.shell.Describe() }
+
+// StartBox starts the box behind the first frame, so its notice says
+// which box is in force before anything runs in it.
+func (r *Run) StartBox() {
+	if r.shell.Boxed() {
+		go r.shell.Describe()
+	}
+}
+
+// SwitchAgent makes the main agent the named persona (DefaultAgentName:
+// the config's own), keeping the session.
+func (r *Run) SwitchAgent(name string) error {
+	if name == DefaultAgentName || name == "" {
+		if err := r.agent.Apply(r.defaultDef, r.tools); err != nil {
+			return err
+		}
+		r.name = ""
+		return nil
+	}
+	def, ok := r.ext.defs[name]
+	if !ok {
+		return fmt.Errorf("no agent named %q; /agent lists them", name)
+	}
+	if err := mayLead(r.cfg, def); err != nil {
+		return err
+	}
+	if err := r.agent.Apply(def, r.tools); err != nil {
+		return err
+	}
+	r.name = name
+	return nil
+}
+
+// ToolState is one tool and how it is treated (/tools).
+type ToolState struct{ Name, State, Description string }
+
+// ToolStates is each tool the agent has and whether it asks.
+func (r *Run) ToolStates() []ToolState {
+	var out []ToolState
+	for _, t := range r.agent.Tools().All() {
+		state := r.tools.Policy.StateOf(t)
+		if _, shell := t.(tool.RunShell); shell {
+			state = r.shell.State(r.tools.Policy)
+		}
+		out = append(out, ToolState{Name: t.Name(), State: state, Description: t.Description()})
+	}
+	return out
+}
+
+// MCPState is one MCP server and its state (/mcp).
+type MCPState struct {
+	Name, Transport, Status string
+	Tools                   []string
+}
+
+// MCPStates lists the MCP servers (nil without any).
+func (r *Run) MCPStates() []MCPState {
+	if r.ext.mcp == nil {
+		return nil
+	}
+	var out []MCPState
+	for _, st := range r.ext.mcp.States() {
+		out = append(out, MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools})
+	}
+	return out
+}
+
+// HasMCP says the run has MCP servers configured.
+func (r *Run) HasMCP() bool { return r.ext.mcp != nil }
+
+// Price prices a model's usage, as PriceOf does for the run's config.
+func (r *Run) Price() func(model string, u session.Usage) (float64, bool) { return PriceOf(r.cfg) }
+
+// PriceSource says where model's price comes from.
+func (r *Run) PriceSource(model string) string { return PriceSource(r.cfg, model) }
+
+// Models lists the server's models.
+func (r *Run) Models(ctx context.Context) ([]string, error) {
+	return Client(r.cfg, r.agent.Model()).Models(ctx)
+}
+
+// Files lists the paths under the working directory for @ mentions,
+// depth levels down (0: all).
+func (r *Run) Files(depth int) ([]string, error) {
+	return tool.ProjectFiles(r.spec.Env.Workdir, maxMentionFiles, depth)
+}
+
+// maxMentionFiles bounds the paths @ completion offers.
+const maxMentionFiles = 100_000
+
+// Draft is the question a resumed session ends with, unanswered (chat
+// stopped before it was answered): it goes back into the input.
+func (r *Run) Draft() string {
+	msgs := r.agent.Session().Messages()
+	if n := len(msgs); r.resumed && n > 0 && msgs[n-1].Role == session.RoleUser && msgs[n-1].Unanswered {
+		return msgs[n-1].Content
+	}
+	return ""
+}
+
+// definitionJSON is the agent's definition for a session header.
+func (r *Run) definitionJSON() json.RawMessage {
+	name := r.name
+	if name == "" {
+		name = DefaultAgentName
+	}
+	b, err := json.Marshal(r.agent.Definition(name))
+	if err != nil {
+		return nil
+	}
+	return b
+}
