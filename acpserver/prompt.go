@@ -90,9 +90,6 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 		out = a.NewTurn(ctx, more[0]).Run()
 	}
 	unsent := l.stopRunning()
-	if l.s.Save != nil {
-		l.s.Save()
-	}
 	// What is said rather than failed: a message the person's hook
 	// refused (the agent declines: refusal), nothing to compact.
 	var blocked *agent.PromptBlockedError

@@ -79,9 +79,9 @@ type Session struct {
 	SetMode func(id string) error
 	// Commands are the /-commands that make sense without a screen.
 	Commands []Command
-	// Save writes the session file again after an edit that is not an
-	// append (healing after a cancel); Close ends the session.
-	Save, Close func()
+	// Close ends the session. (The run saves the session when a turn
+	// ends, healing after a cancel included: app.Run.)
+	Close func()
 }
 
 // Mode is a session mode: a sandbox mode, a persona, or both.

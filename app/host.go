@@ -203,6 +203,17 @@ func (h *sessionHost) save(s *session.Session) {
 	}
 }
 
+// saveBehind is save in the background: the caller never waits for the
+// disk; Close (and the next save) wait for it.
+func (h *sessionHost) saveBehind(s *session.Session) {
+	h.mu.Lock()
+	w := h.writer
+	h.mu.Unlock()
+	if w != nil {
+		w.SyncBehind(s)
+	}
+}
+
 // id is the current session's id ("" when not saved).
 func (h *sessionHost) id() string {
 	h.mu.Lock()

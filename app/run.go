@@ -68,7 +68,19 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 	if cp != nil {
 		cp.tools = r.agent.Tools
 	}
+	r.spec.Listeners.Add(turnSaver{r})
 	return r, nil
+}
+
+// turnSaver saves the session when a turn of the main agent ends, for
+// every front end: what the turn changed that was not an append (healing
+// placeholders, an unanswered mark) is written behind it.
+type turnSaver struct{ r *Run }
+
+func (t turnSaver) OnEvent(e listener.Event) {
+	if done, ok := e.(listener.TurnDone); ok && done.Agent == "" {
+		t.r.host.saveBehind(t.r.agent.Session())
+	}
 }
 
 // build makes the tools, the project's voice and the agent.

@@ -174,3 +174,32 @@ func TestLeftovers(t *testing.T) {
 		t.Fatalf("left in the interloper: %v", rest)
 	}
 }
+
+// TestEditsAreSaved: an edit of the history (/undo) is saved by the run,
+// and a later run continues from the edited conversation.
+func TestEditsAreSaved(t *testing.T) {
+	srv := oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})
+	m := newMachine(t)
+	r := open(t, m.spec(srv))
+	for _, q := range []string{"first", "second"} {
+		if _, err := r.Agent().Run(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q, err := r.Edits().DropLastExchange()
+	if err != nil || q.Content != "second" {
+		t.Fatalf("undo: %v %q", err, q.Content)
+	}
+	r.Close()
+	spec := m.spec(srv)
+	spec.Continue = true
+	again := open(t, spec)
+	defer again.Close()
+	var texts []string
+	for _, msg := range again.Agent().Session().Messages() {
+		texts = append(texts, msg.Content)
+	}
+	if got := strings.Join(texts[1:], "|"); got != "first|first answer" {
+		t.Fatalf("continued with %q", got)
+	}
+}

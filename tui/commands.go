@@ -315,12 +315,11 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 // dropLastExchange removes the last user message and all after it, and
 // returns that message.
 func (m *Model) dropLastExchange() (session.Message, bool) {
-	q, err := m.opts.Agent.Session().DropLastExchange()
+	q, err := m.edits.DropLastExchange()
 	if err != nil {
 		m.notice = err.Error()
 		return session.Message{}, false
 	}
-	m.saveSession()
 	return q, true
 }
 
@@ -488,13 +487,17 @@ func (m *Model) compact(instructions string) tea.Cmd {
 // continueTurn replaces a synthesized answer by more work: the answer is
 // dropped and the loop goes on with a fresh budget.
 func (m *Model) continueTurn() tea.Cmd {
-	if !m.lastSynthesized || m.opts.Agent.Session().DropSynthesized() != nil {
+	if !m.lastSynthesized {
 		m.notice = "/continue follows a synthesized answer (when the step budget ran out)"
 		return nil
 	}
-	m.saveSession()
+	prompt, err := m.edits.ContinueSynthesized()
+	if err != nil {
+		m.notice = "/continue follows a synthesized answer (when the step budget ran out)"
+		return nil
+	}
 	m.lastSynthesized = false
-	return m.startTurn("Continue the task where you stopped. Your step budget has been renewed.")
+	return m.startTurn(prompt)
 }
 
 func (m *Model) onModels(msg modelsMsg) tea.Cmd {

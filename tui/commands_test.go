@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,6 +185,7 @@ func TestSessionPicker(t *testing.T) {
 	host.infos[0].Updated = f.clock.Add(-3 * time.Hour)
 	host.infos[1].Updated = f.clock.Add(-50 * time.Hour)
 	f.m.opts.Sessions = host
+	f.m.edits = app.NewEdits(f.m.opts.Agent, host.Changed)
 	f.typeText("/sessions")
 	cmd := f.send(press("enter"))
 	if cmd == nil {
@@ -203,7 +205,7 @@ func TestSessionPicker(t *testing.T) {
 		t.Fatalf("resume: picker %v printed %q", f.m.picker, f.printed())
 	}
 	f.typeText("/undo")
-	runAll(f.send(press("enter"))) // the save is a command
+	runAll(f.send(press("enter")))
 	if old.Len() != 0 || host.changed == 0 || f.m.input.value() != "the old question" {
 		t.Fatalf("/undo: %d messages, %d saves, input %q", old.Len(), host.changed, f.m.input.value())
 	}

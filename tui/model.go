@@ -32,8 +32,11 @@ type Options struct {
 	Dark *bool
 	// Now is the clock (tests fix it).
 	Now func() time.Time
-	// Sessions saves and switches sessions (nil: nothing is saved).
+	// Sessions switches sessions (nil: no /new, /resume or /sessions).
 	Sessions SessionHost
+	// Edits makes the person's edits of the history (/undo, /retry, an
+	// edited message, /continue) and saves them (nil: in memory only).
+	Edits *app.Edits
 	// Agents names the agent definitions /agent can switch to.
 	Agents      []string
 	SwitchAgent func(name string) error
@@ -183,8 +186,8 @@ type Model struct {
 	lastEsc   time.Time
 	editing   string // id of the user message being edited (Esc Esc)
 	picker    *picker
-	dirty     bool    // history changed other than by appends: save it
-	asking    *asking // a tool waits for approval
+	edits     *app.Edits // the history edits, saved by the application layer
+	asking    *asking    // a tool waits for approval
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -206,7 +209,11 @@ func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{opts: o, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true, pending: pendingList{in: o.Interloper}}
+	m := &Model{opts: o, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true, pending: pendingList{in: o.Interloper},
+		edits: o.Edits}
+	if m.edits == nil {
+		m.edits = app.NewEdits(o.Agent, nil) // nothing saves this conversation
+	}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}

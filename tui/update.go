@@ -48,10 +48,6 @@ type (
 // blocks to the terminal.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if m.dirty {
-		m.dirty = false
-		cmd = tea.Batch(cmd, m.saveCmd())
-	}
 	return m, tea.Batch(cmd, m.flush())
 }
 

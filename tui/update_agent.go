@@ -217,8 +217,7 @@ func (m *Model) onAssistant(e listener.Assistant) {
 // onTurnDone ends a turn. Input that arrived too late for the agent, and
 // what was queued for after the turn, starts the next turn.
 func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
-	m.sayCut(0)     // no usage came to say which limit
-	m.saveSession() // healing placeholders, unanswered marks: not appends
+	m.sayCut(0) // no usage came to say which limit
 	m.giveBack(msg.res.Unanswered)
 	if msg.turn <= m.ignoreUpTo {
 		return nil // cancelled at the keyboard; already ended
@@ -263,22 +262,6 @@ func (m *Model) runQueued(next []string) tea.Cmd {
 		cmds = append(cmds, m.startTurn(t))
 	}
 	return tea.Batch(cmds...)
-}
-
-// saveSession marks history as changed other than by appends (healing,
-// /undo, an edit); Update then asks the host to write it, in a command:
-// an fsync or an atomic rewrite is IO, never done in Update itself.
-func (m *Model) saveSession() { m.dirty = true }
-
-func (m *Model) saveCmd() tea.Cmd {
-	host, s := m.opts.Sessions, m.opts.Agent.Session()
-	if host == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		host.Changed(s)
-		return nil
-	}
 }
 
 func attachmentList(files []session.FilePart) string {

@@ -202,7 +202,7 @@ func (m *Model) escAtIdle() tea.Cmd {
 	if !m.input.empty() || now.Sub(m.lastEsc) > time.Second {
 		return nil
 	}
-	if q, ok := m.opts.Agent.Session().LastQuestion(); ok {
+	if q, ok := m.edits.LastQuestion(); ok {
 		m.editing = q.ID
 		m.input.set(q.Content)
 		m.notice = "editing your last message: enter runs it again from there, esc leaves"
@@ -275,13 +275,12 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	hist := m.input.remember(text)
 	m.input.clear()
 	if m.editing != "" && !m.busy {
-		_, err := m.opts.Agent.Session().RewindTo(m.editing)
+		err := m.edits.EditFrom(m.editing)
 		m.editing = ""
 		if err != nil {
 			m.notice = err.Error()
 			return hist
 		}
-		m.saveSession()
 		m.print(m.noticeBlock(m.st.notice, "✎ the conversation goes on from your edited message"))
 	}
 	if m.busy {

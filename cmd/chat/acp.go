@@ -131,7 +131,6 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 	}
 	run.ConnectEager(ctx, notice)
 	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in,
-		Save:     run.Save,
 		Close:    run.Close,
 		Commands: acpCommands(run)}
 	if s.ID == "" {

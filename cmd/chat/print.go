@@ -145,8 +145,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return &exitError{code: 130}
 	}
-	res, err := a.Run(ctx, prompt, files...)
-	run.Save() // healing placeholders and the like are not appends
+	res, err := a.Run(ctx, prompt, files...) // the run saves what it changed
 	switch {
 	case errors.Is(err, control.ErrCancelled):
 		return &exitError{code: 130}

@@ -61,6 +61,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
 		Sessions:    run.Sessions(),
+		Edits:       run.Edits(),
 		Agents:      run.Personas(),
 		Approvals:   approvals,
 		Skills:      run.Skills(),
