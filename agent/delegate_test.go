@@ -226,3 +226,38 @@ func TestPersonaDescription(t *testing.T) {
 		t.Fatalf("%v %+v", err, back)
 	}
 }
+
+// TestSubAgentEventsCarryTheCallersTurn: a sub-agent's events are its
+// caller's turn's, in every turn, not the sub-agent's own count (which
+// would say 1 in the caller's second turn): a host drops a cancelled
+// turn's late events by that number.
+func TestSubAgentEventsCarryTheCallersTurn(t *testing.T) {
+	t.Parallel()
+	r := delegateRig(t, func(req oaitest.Request, from string) oaitest.Reply {
+		switch {
+		case from == "main" && !lastIsTool(req):
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"researcher","task":"look"}`}}}
+		case from == "main":
+			return oaitest.Answer{Text: "done"}
+		}
+		return oaitest.Answer{Text: "found"}
+	})
+	for turn := uint64(1); turn <= 2; turn++ {
+		seen := len(r.rec.Events())
+		if _, err := r.agent.Run(context.Background(), fmt.Sprintf("question %d", turn)); err != nil {
+			t.Fatal(err)
+		}
+		var sub int
+		for _, e := range r.rec.Events()[seen:] {
+			if strings.HasPrefix(e.Source().Agent, "researcher") {
+				sub++
+				if e.Source().Turn != turn {
+					t.Fatalf("in turn %d a sub-agent event (%s) carries turn %d", turn, e.Kind(), e.Source().Turn)
+				}
+			}
+		}
+		if sub == 0 {
+			t.Fatalf("turn %d: no sub-agent event", turn)
+		}
+	}
+}

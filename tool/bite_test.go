@@ -114,3 +114,53 @@ func TestOutsideReadDirectoryReplacedIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// countingApprover records the requests a person was asked.
+type countingApprover struct{ asked []Request }
+
+func (c *countingApprover) Approve(_ context.Context, r Request) (Decision, error) {
+	c.asked = append(c.asked, r)
+	return Decision{Verdict: Deny, Reason: "no"}, nil
+}
+
+// TestConfinedStillAsksWhatADenyListCannotSee (T2): the box lets a
+// command run without asking, but not one a deny_shell entry cannot see
+// into: that one may hide the denied command, and only a person decides.
+func TestConfinedStillAsksWhatADenyListCannotSee(t *testing.T) {
+	t.Parallel()
+	p := &Policy{DenyShell: []string{"git push"}}
+	opaque := Request{Tool: "run_shell", Review: Review{NeedsApproval: true, Confined: true, Command: `eval "$CMD"`}}
+	for _, allowAll := range []bool{false, true} {
+		p.AllowAll = allowAll
+		a := &countingApprover{}
+		if d, err := p.decide(context.Background(), opaque, a); err != nil || d.Verdict == Allow || len(a.asked) != 1 {
+			t.Fatalf("--yes %v: %v %+v, asked %d times", allowAll, err, d, len(a.asked))
+		}
+		if d, _ := p.decide(context.Background(), opaque, nil); d.Verdict != Deny {
+			t.Fatalf("--yes %v, nobody to ask: %+v", allowAll, d)
+		}
+	}
+	plain := Request{Tool: "run_shell", Review: Review{NeedsApproval: true, Confined: true, Command: "ls -la"}}
+	if d, _ := p.decide(context.Background(), plain, nil); d.Verdict != Allow {
+		t.Fatalf("a plain confined command: %+v", d)
+	}
+}
+
+// TestAHooksAllowNeverLeavesTheBox (T3): a PreToolUse hook may allow a
+// call that would ask, never one that leaves the sandbox.
+func TestAHooksAllowNeverLeavesTheBox(t *testing.T) {
+	t.Parallel()
+	p := &Policy{AllowAll: true}
+	leaves := Request{Tool: "run_shell", Review: Review{NeedsApproval: true, LeavesBox: true, HookAllows: true, Command: "ls"}}
+	a := &countingApprover{}
+	if d, err := p.decide(context.Background(), leaves, a); err != nil || d.Verdict == Allow || len(a.asked) != 1 {
+		t.Fatalf("%v %+v, asked %d times", err, d, len(a.asked))
+	}
+	if d, _ := p.decide(context.Background(), leaves, nil); d.Verdict != Deny {
+		t.Fatalf("nobody to ask: %+v", d)
+	}
+	write := Request{Tool: "write_file", Review: Review{NeedsApproval: true, HookAllows: true}}
+	if d, _ := (&Policy{}).decide(context.Background(), write, nil); d.Verdict != Allow {
+		t.Fatalf("a hook's allow of a write: %+v", d)
+	}
+}
