@@ -7,10 +7,10 @@ import (
 	"sync"
 
 	"github.com/chatrepl/chat/control"
-	"github.com/chatrepl/chat/internal/emit"
 	"github.com/chatrepl/chat/internal/rescue"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/llm/emit"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/synthesizer"
 	"github.com/chatrepl/chat/tool"

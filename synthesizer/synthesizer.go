@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/chatrepl/chat/control"
-	"github.com/chatrepl/chat/internal/emit"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/llm/emit"
 	"github.com/chatrepl/chat/session"
 )
 

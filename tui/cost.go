@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chatrepl/chat/internal/pricing"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm/pricing"
 	"github.com/chatrepl/chat/session"
 )
 

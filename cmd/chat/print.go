@@ -14,8 +14,8 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
-	"github.com/chatrepl/chat/internal/pricing"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm/pricing"
 	"github.com/chatrepl/chat/session"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/internal/pricing"
+	"github.com/chatrepl/chat/llm/pricing"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tui"
 )
