@@ -68,6 +68,12 @@ type rig struct {
 
 func newRig(t *testing.T, tools []tool.Tool, script ...oaitest.Reply) *rig {
 	t.Helper()
+	return newRigWith(t, nil, tools, script...)
+}
+
+// newRigWith is newRig with the agent's options changed by with first.
+func newRigWith(t *testing.T, with func(*agent.Options), tools []tool.Tool, script ...oaitest.Reply) *rig {
+	t.Helper()
 	r := &rig{srv: oaitest.New(t, script...), rec: &listener.Recorder{}, in: control.NewInterloper(), steps: control.NewStepLimit(16)}
 	client := llm.New(llm.Config{BaseURL: r.srv.BaseURL(), APIKey: "k", Model: "scripted-model", BaseBackoff: time.Millisecond})
 	sess := session.New().OnMessage(func(m session.Message) {
@@ -75,10 +81,14 @@ func newRig(t *testing.T, tools []tool.Tool, script ...oaitest.Reply) *rig {
 		r.hookSeen = append(r.hookSeen, m.Role)
 		r.mu.Unlock()
 	})
-	r.agent = agent.New(agent.Options{
+	o := agent.Options{
 		Client: client, System: "You are a test.", Session: sess, Tools: tool.NewSet(tools...),
 		Listeners: listener.NewList(r.rec), StepLimit: r.steps, Interloper: r.in,
-	})
+	}
+	if with != nil {
+		with(&o)
+	}
+	r.agent = agent.New(o)
 	t.Cleanup(func() {
 		if rej := r.srv.Rejected(); len(rej) > 0 {
 			t.Errorf("the strict server refused a request: %v", rej)

@@ -481,3 +481,34 @@ func TestCompactAtZeroIsOff(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryTooBigLeavesTheTurnsOut (K3): when even the summary leaves
+// no room for the current question (it would fill nine tenths of the
+// window), the earlier turns are left out of what is sent, unsummarized,
+// and the record and the event say so; the question is answered.
+func TestSummaryTooBigLeavesTheTurnsOut(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, true)
+	converse(t, r, 3)
+	q := "question 4 with a long paste " + strings.Repeat("y", 12800)
+	res, err := r.agent.Run(context.Background(), q)
+	if err != nil || !strings.HasPrefix(res.Content, "Answer to question 4") {
+		t.Fatalf("%v %q", err, clipped(res.Content))
+	}
+	c := compactions(r)
+	if len(c) != 1 || !c[0].Dropped || c[0].Cut {
+		t.Fatalf("compactions %+v", c)
+	}
+	var record session.Message
+	for _, m := range r.agent.Session().Messages() {
+		if m.Role == session.RoleSummary {
+			record = m
+		}
+	}
+	if !strings.Contains(record.Content, "were left out to fit the context window") || record.Compaction == nil || !record.Compaction.Dropped {
+		t.Fatalf("the record: %+v", record)
+	}
+	if srv.Overflows() != 0 || len(srv.Rejected()) > 0 {
+		t.Fatalf("%d overflows, rejected %v", srv.Overflows(), srv.Rejected())
+	}
+}

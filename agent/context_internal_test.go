@@ -35,3 +35,21 @@ func TestHeadBeforeIsWhatSentTakes(t *testing.T) {
 		}
 	}
 }
+
+// TestCutSkipsAnUnansweredQuestion (K2): the verbatim part after a
+// summary starts at a question that was answered, never at one chat
+// stopped before answering (it is not sent, so it cannot open the tail).
+func TestCutSkipsAnUnansweredQuestion(t *testing.T) {
+	lost := session.User("lost question")
+	lost.Unanswered = true
+	msgs := []session.Message{
+		session.System("sys"),
+		session.User("q1 " + string(make([]byte, 2000))), session.Assistant("a1 " + string(make([]byte, 2000))),
+		lost,
+		session.User("q3"), session.Assistant("a3"),
+	}
+	keep := session.EstimateTokens(msgs[4:]) + 5
+	if cut := cutPoint(msgs, 1, keep); cut != 4 {
+		t.Fatalf("cut at %d (%s), want 4 (q3)", cut, msgs[max(cut, 0)].Content)
+	}
+}

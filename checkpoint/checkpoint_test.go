@@ -215,3 +215,51 @@ func stored(st *Store) int64 {
 	}
 	return n
 }
+
+// TestRewindOfSeveralTurns (CK4): rewinding to before turn 1 undoes what
+// every later turn did too, also to files turn 1 never touched.
+func TestRewindOfSeveralTurns(t *testing.T) {
+	root, st := t.TempDir(), &Store{Dir: t.TempDir()}
+	write(t, root, "a.txt", "a\n", 0o644)
+	write(t, root, "c.txt", "c\n", 0o644)
+	want := tree(t, root)
+	st.Take(root, "t1", "before write_file")
+	write(t, root, "a.txt", "a by turn 1\n", 0o644)
+	st.Take(root, "t1", "after")
+	st.Take(root, "t2", "before run_shell")
+	write(t, root, "b.txt", "made by turn 2\n", 0o644)
+	write(t, root, "c.txt", "c by turn 2\n", 0o644)
+	st.Take(root, "t2", "after")
+	res, err := st.Rewind(root, "t1", false)
+	if err != nil || len(res.Conflicts) > 0 || len(res.Restored) != 3 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if got := tree(t, root); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after the rewind:\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestDeletedThenRecreatedByThePerson (CK1): the agent deleted a file and
+// the person made it again: the person's file is a conflict, left alone
+// unless forced (then the original comes back).
+func TestDeletedThenRecreatedByThePerson(t *testing.T) {
+	root, st := t.TempDir(), &Store{Dir: t.TempDir()}
+	write(t, root, "notes.txt", "original\n", 0o644)
+	st.Take(root, "t1", "before run_shell")
+	os.Remove(filepath.Join(root, "notes.txt"))
+	st.Take(root, "t1", "after")
+	write(t, root, "notes.txt", "the person's new notes\n", 0o644)
+	res, err := st.Rewind(root, "t1", false)
+	if err != nil || !slices.Equal(res.Conflicts, []string{"notes.txt"}) || len(res.Restored) != 0 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "notes.txt")); string(b) != "the person's new notes\n" {
+		t.Fatalf("the person's file was overwritten: %q", b)
+	}
+	if res, err = st.Rewind(root, "t1", true); err != nil || len(res.Restored) != 1 {
+		t.Fatalf("forced: %+v %v", res, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "notes.txt")); string(b) != "original\n" {
+		t.Fatalf("forced: %q", b)
+	}
+}

@@ -80,6 +80,9 @@ func TestPruneOrphans(t *testing.T) {
 		{"broken exchange dropped", []Message{User("q"), Assistant("", call("1"), call("2")), ToolResult(call("1"), "x"), User("again"), Assistant("fine")}, "u u a()"},
 		{"parentless result dropped", []Message{User("q"), ToolResult(call("9"), "x"), Assistant("a")}, "u a()"},
 		{"result after a user message does not count", []Message{User("q"), Assistant("", call("1")), User("x"), ToolResult(call("1"), "late"), Assistant("a")}, "u u a()"},
+		// S6: the stray result ends the history: the boundary is not the
+		// assistant behind the user message, whose call stays unanswered.
+		{"a stray result after a user message at the end", []Message{User("q"), Assistant("", call("1")), User("x"), ToolResult(call("1"), "late")}, "u u"},
 		{"a call id used twice", []Message{User("q"), Assistant("", call("1")), ToolResult(call("1"), "r"), User("x"), Assistant("", call("1")), ToolResult(call("1"), "r2")}, "u a(1) t:1 u"},
 	}
 	for _, tt := range tests {

@@ -354,3 +354,25 @@ func TestIdleAnswerTakesEffectBeforeTheNextKey(t *testing.T) {
 		t.Fatalf("answered %+v", d)
 	}
 }
+
+// TestApprovalOfAFinishedTurnIsRefused (P4): turn n ended on its own (no
+// Ctrl+C), turn n+1 runs, and a question from turn n arrives late (a
+// sub-agent still asking, a slow approver): it is refused, not shown.
+func TestApprovalOfAFinishedTurnIsRefused(t *testing.T) {
+	t.Parallel()
+	f := busyFixture(t, "first")
+	first := f.m.turn
+	f.m.busy = false // the first turn answered and ended
+	f.busy("second")
+	for _, agent := range []string{"", "researcher 0"} {
+		reply := make(chan tool.Decision, 1)
+		f.send(approvalMsg{req: tool.Request{Tool: "run_shell", Review: tool.Review{NeedsApproval: true, Command: "rm -rf x"}}, reply: reply,
+			origin: listener.Origin{Agent: agent, Turn: first}})
+		if f.m.asking != nil {
+			t.Fatalf("%q: a finished turn's question is asked during the next turn", agent)
+		}
+		if d := answered(t, reply); d.Verdict != tool.Deny {
+			t.Fatalf("%q: not refused: %+v", agent, d)
+		}
+	}
+}
