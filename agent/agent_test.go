@@ -506,8 +506,7 @@ func TestHugeToolOutputStaysBounded(t *testing.T) {
 	r := newRig(t, nil,
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "big", Name: "run_shell", Args: `{"command":"head -c ` + strconv.Itoa(mb) + `000000 /dev/zero | tr '\\0' x | fold -w 100"}`}}},
 		oaitest.Answer{Text: "that was a lot"})
-	set := tool.NewSet(shell)
-	set.Policy = &tool.Policy{AllowAll: true}
+	set := tool.Rules{Policy: &tool.Policy{AllowAll: true}}.Set(shell)
 	slow := listener.Func(func(listener.Event) { time.Sleep(2 * time.Millisecond) })
 	var peak uint64
 	stop, sampled := make(chan struct{}), make(chan struct{})

@@ -87,7 +87,7 @@ func TestResolveTools(t *testing.T) {
 	}
 	// The resolved tool is the available one itself: nothing stands
 	// between it and the policy, and the policy is shared.
-	if _, ok := set.All()[0].(tool.ReadFile); !ok || set.Policy != available.Policy {
+	if _, ok := set.All()[0].(tool.ReadFile); !ok || set.Policy() != available.Policy() {
 		t.Fatalf("resolved %T", set.All()[0])
 	}
 	d.Tools = append(d.Tools, agent.ToolDescriptor{Name: "launch_rockets"})

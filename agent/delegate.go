@@ -177,7 +177,9 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 	caller.cfgMu.Lock()
 	o := caller.o
 	caller.cfgMu.Unlock()
-	tools := o.Tools
+	// A set of its own: what the sub-agent connects (mcp_connect) never
+	// becomes its caller's.
+	tools := o.Tools.Copy()
 	if def.Tools != nil {
 		var err error
 		if tools, err = def.ToolSet(d.Tools); err != nil {

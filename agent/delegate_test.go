@@ -261,3 +261,41 @@ func TestSubAgentEventsCarryTheCallersTurn(t *testing.T) {
 		}
 	}
 }
+
+// grower adds a tool to the set it was called from, as mcp_connect adds a
+// server's tools to the calling agent's.
+type grower struct{ *echoTool }
+
+func (g grower) Run(ctx context.Context, args json.RawMessage) (string, error) {
+	tool.SetOf(ctx).Add(newEcho("grown"))
+	return "connected", nil
+}
+
+// TestASubAgentsConnectionsStayItsOwn: a sub-agent of a persona with no
+// tool list of its own starts with its caller's tools, and what it
+// connects is its own: the caller's set does not grow.
+func TestASubAgentsConnectionsStayItsOwn(t *testing.T) {
+	t.Parallel()
+	full := tool.NewSet(grower{newEcho("connect")})
+	full.Add(&agent.Delegate{Tools: full, Personas: map[string]agent.Definition{
+		"helper": {Identifier: "helper", Instructions: "You help.", MaxSteps: steps.Budget(4)}}})
+	r := newRig(t, full.All())
+	r.srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		sub := strings.HasPrefix(req.Messages[0].Text(), "You help.")
+		switch {
+		case sub && !lastIsTool(req):
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "connect", Args: `{}`}}}
+		case sub:
+			return oaitest.Answer{Text: "connected it"}
+		case !lastIsTool(req):
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "d1", Name: "agent", Args: `{"name":"helper","task":"connect"}`}}}
+		}
+		return oaitest.Answer{Text: "done"}
+	})
+	if _, err := r.agent.Run(context.Background(), "get the helper to connect"); err != nil {
+		t.Fatal(err)
+	}
+	if _, grown := r.agent.Tools().Lookup("grown"); grown {
+		t.Fatal("the sub-agent's connection grew its caller's tools")
+	}
+}

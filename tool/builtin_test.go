@@ -91,7 +91,7 @@ func TestEditAndWrite(t *testing.T) {
 	t.Parallel()
 	ws, dir := workspace(t)
 	set := NewSet(Builtins(ws)...)
-	set.Policy = &Policy{AllowAll: true}
+	set.rules.Policy = &Policy{AllowAll: true}
 	r := dispatch(set, "edit_file", map[string]any{"path": "notes/quote.txt", "old_string": "two", "new_string": "2"})
 	if r.Err == nil || !strings.Contains(r.Content, "occurs 2 times") {
 		t.Fatal(r.Content)
@@ -127,8 +127,8 @@ func TestApprovals(t *testing.T) {
 		return answer, nil
 	})
 	set := NewSet(Builtins(ws)...)
-	set.Approver = approver
-	set.Policy = &Policy{AllowShell: []string{"echo"}, DenyShell: []string{"rm"}, DenyTools: []string{"fetch_url"}}
+	set.rules.Approver = approver
+	set.rules.Policy = &Policy{AllowShell: []string{"echo"}, DenyShell: []string{"rm"}, DenyTools: []string{"fetch_url"}}
 
 	r := dispatch(set, "write_file", map[string]any{"path": "a.txt", "content": "x\n"})
 	if r.Err != nil || len(asked) != 1 || !strings.Contains(asked[0].Review.Detail, "+x") || asked[0].Review.Summary != "create a.txt (1 line)" {
@@ -180,7 +180,7 @@ func TestRunShell(t *testing.T) {
 	t.Parallel()
 	ws, _ := workspace(t)
 	set := NewSet(Builtins(ws)...)
-	set.Policy = &Policy{AllowAll: true}
+	set.rules.Policy = &Policy{AllowAll: true}
 	r := dispatch(set, "run_shell", map[string]any{"command": "pwd; echo err >&2; exit 3"})
 	if r.Err != nil || !strings.Contains(r.Content, ws.Root) || !strings.Contains(r.Content, "err") || !strings.Contains(r.Content, "[exit status 3]") {
 		t.Fatal(r.Content)
@@ -207,7 +207,7 @@ func TestRunShellCancelKillsTheGroup(t *testing.T) {
 	t.Parallel()
 	ws, dir := workspace(t)
 	set := NewSet(Builtins(ws)...)
-	set.Policy = &Policy{AllowAll: true}
+	set.rules.Policy = &Policy{AllowAll: true}
 	pidFile := filepath.Join(dir, "pids")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Result)
@@ -271,9 +271,9 @@ func TestFetchURL(t *testing.T) {
 	}))
 	defer srv.Close()
 	set := NewSet(FetchURL{})
-	set.Policy = &Policy{AllowTools: []string{"fetch_url"}}
+	set.rules.Policy = &Policy{AllowTools: []string{"fetch_url"}}
 	// A loopback server is the person's call each time: here they say yes.
-	set.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) { return Decision{Verdict: Allow}, nil })
+	set.rules.Approver = ApproverFunc(func(context.Context, Request) (Decision, error) { return Decision{Verdict: Allow}, nil })
 	r := dispatch(set, "fetch_url", map[string]any{"url": srv.URL + "/page"})
 	if r.Err != nil || r.Content != "Title\nFirst para .\nSecond." {
 		t.Fatalf("%q", r.Content)
@@ -291,7 +291,7 @@ func TestFetchURL(t *testing.T) {
 		t.Fatal(r.Content)
 	}
 	quick := NewSet(FetchURL{})
-	quick.Policy, quick.Approver = set.Policy, set.Approver
+	quick.rules = set.rules
 	quick.SetTimeout("fetch_url", 100*time.Millisecond)
 	if r = dispatch(quick, "fetch_url", map[string]any{"url": srv.URL + "/slow"}); r.ErrType != ErrTypeTimeout {
 		t.Fatal(r)

@@ -7,8 +7,10 @@
 // A tool's failure is never the agent's failure: Dispatch always returns a
 // Result whose text the model can read and act on.
 //
-// Every call passes the Policy in Set.Dispatch, the one place every call
-// goes through: each Tool's Review (part of the interface, so no wrapper
+// A Set is one agent's tools (copied per agent: Copy, Without) with the
+// run's Rules (Policy, Approver, hooks: one value a run hands every set,
+// never patched in afterwards). Every call passes the Policy in
+// Set.Dispatch, the one place every call goes through: each Tool's Review (part of the interface, so no wrapper
 // can hide it) says what the call would do without reading or changing
 // anything, the Policy (deny lists first, then --yes, allow lists, the
 // session's "always" grants; shell lines parsed with mvdan.cc/sh) decides

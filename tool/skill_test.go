@@ -53,7 +53,7 @@ func TestSkills(t *testing.T) {
 		t.Fatal(ad)
 	}
 	set := NewSet(st, ReadFile{reader[readFileName]{Workspace: Workspace{Root: work}}})
-	set.Policy.Grant(st.ReadGrants()...)
+	set.Policy().Grant(st.ReadGrants()...)
 	if err := CheckArgs(st.Parameters(), json.RawMessage(`{"name":"nope"}`)); err == nil {
 		t.Fatal("an unknown skill name passed the schema")
 	}

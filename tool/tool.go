@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"runtime/debug"
 	"slices"
@@ -78,10 +79,35 @@ type Result struct {
 	ErrType string // one of the ErrType constants
 }
 
-// Set is an ordered collection of tools, looked up by name. Policy and
-// Approver decide about calls that need approval (nil Approver: refused).
-// Tools may be added while calls run (an MCP server's, once connected).
+// Rules decide about a run's calls: the approval policy (its "always"
+// grants included), who asks the person (nil Approver: what needs
+// approval is refused), and the person's hooks around each call (nil:
+// none). A run has one value, given to every set made for its agents.
+type Rules struct {
+	Policy   *Policy
+	Approver Approver
+	Hooks    CallHooks
+}
+
+// Set makes a set of tools that these rules decide about; a later tool
+// with the same name wins.
+func (r Rules) Set(tools ...Tool) *Set {
+	if r.Policy == nil {
+		r.Policy = &Policy{}
+	}
+	s := &Set{index: map[string]Tool{}, rules: r}
+	for _, t := range tools {
+		s.Add(t)
+	}
+	return s
+}
+
+// Set is one agent's tools, in order, looked up by name, with the rules
+// that decide about their calls. Tools may be added while calls run (an
+// MCP server's, once connected): each agent has a set of its own, so what
+// one adds never reaches another (Copy, Without).
 type Set struct {
+	rules    Rules
 	mu       sync.RWMutex
 	tools    []Tool
 	index    map[string]Tool
@@ -89,11 +115,13 @@ type Set struct {
 	// withheld are names (or path.Match patterns, "github__*") never
 	// added to this set, even later: sub_agents_only tools, MCP ones too.
 	withheld []string
-	Policy   *Policy
-	Approver Approver
-	// Hooks are the person's checks around each call (nil: none).
-	Hooks CallHooks
 }
+
+// Rules are what decides about the set's calls.
+func (s *Set) Rules() Rules { return s.rules }
+
+// Policy is the set's approval policy.
+func (s *Set) Policy() *Policy { return s.rules.Policy }
 
 // SetTimeout overrides the named tool's own timeout (an agent definition
 // may ask for its own).
@@ -120,14 +148,9 @@ func (s *Set) Timeout(t Tool) time.Duration {
 	return DefaultTimeout
 }
 
-// NewSet returns a set of tools; a later tool with the same name wins.
-func NewSet(tools ...Tool) *Set {
-	s := &Set{index: map[string]Tool{}, Policy: &Policy{}}
-	for _, t := range tools {
-		s.Add(t)
-	}
-	return s
-}
+// NewSet returns a set of tools under an empty policy and no approver:
+// what needs approval is refused. A run makes its sets with Rules.Set.
+func NewSet(tools ...Tool) *Set { return Rules{}.Set(tools...) }
 
 // Add registers a tool, unless the set withholds it.
 func (s *Set) Add(t Tool) {
@@ -157,27 +180,30 @@ func (s *Set) withholds(name string) bool {
 	return false
 }
 
-// Empty is a set with the same policy, approver, hooks and withheld names, and
-// no tools yet.
+// Empty is a set with the same rules, withheld names and timeouts, and no
+// tools yet.
 func (s *Set) Empty() *Set {
-	out := NewSet()
-	out.Policy, out.Approver, out.Hooks = s.Policy, s.Approver, s.Hooks
+	out := s.rules.Set()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	out.withheld = slices.Clone(s.withheld)
+	if len(s.timeouts) > 0 {
+		out.timeouts = maps.Clone(s.timeouts)
+	}
 	return out
 }
 
-// Without is a copy of the set (same policy, approver and timeouts)
-// without the named tools, now and later (names may be patterns).
+// Copy is a set of the same tools, rules, withheld names and timeouts, of
+// its own: a tool added to one (an MCP server's) is not in the other.
+func (s *Set) Copy() *Set { return s.Without() }
+
+// Without is a copy of the set without the named tools, now and later
+// (names may be patterns).
 func (s *Set) Without(names ...string) *Set {
 	out := s.Empty()
 	out.withheld = append(out.withheld, names...)
 	for _, t := range s.All() {
 		out.Add(t)
-	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	for name, d := range s.timeouts {
-		out.SetTimeout(name, d)
 	}
 	return out
 }
@@ -204,7 +230,7 @@ func (s *Set) All() []Tool {
 func (s *Set) Offered() []Tool {
 	var out []Tool
 	for _, t := range s.All() {
-		if s.Policy.Offered(t.Name()) {
+		if s.rules.Policy.Offered(t.Name()) {
 			out = append(out, t)
 		}
 	}
@@ -259,7 +285,7 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if err := CheckArgs(t.Parameters(), raw); err != nil {
 		return fail(ErrTypeInvalidArguments, fmt.Errorf("invalid arguments for %s: %v; send a JSON object matching its schema: %s", name, err, t.Parameters()))
 	}
-	if !s.Policy.Offered(name) {
+	if !s.rules.Policy.Offered(name) {
 		return fail(ErrTypeDenied, fmt.Errorf("%s was not run: it is denied by the user's configuration. Do not retry it; take another way", name))
 	}
 	timeout := s.Timeout(t)
@@ -272,8 +298,8 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	if err != nil {
 		return fail(ErrTypeExecution, err)
 	}
-	if s.Hooks != nil {
-		v := s.Hooks.Before(ctx, name, raw)
+	if s.rules.Hooks != nil {
+		v := s.rules.Hooks.Before(ctx, name, raw)
 		switch v.Decision {
 		case HookDeny:
 			return fail(ErrTypeDenied, fmt.Errorf("%s was not run: the user's hook blocked it: %s", name, v.Reason))
@@ -301,9 +327,9 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 		return nil
 	}})
 	out, err := run(ctx, t, raw)
-	if s.Hooks != nil && ctx.Err() == nil {
+	if s.rules.Hooks != nil && ctx.Err() == nil {
 		res := outcome(ctx, name, timeout, out, err)
-		if note := s.Hooks.After(ctx, name, raw, res); note != "" {
+		if note := s.rules.Hooks.After(ctx, name, raw, res); note != "" {
 			res.Content += "\n\n" + note
 		}
 		return res
@@ -327,7 +353,7 @@ func outcome(ctx context.Context, name string, timeout time.Duration, out string
 // authorize puts a review to the policy; false comes with the failed
 // Result to return.
 func (s *Set) authorize(ctx context.Context, name string, review Review) (Result, bool) {
-	d, err := s.Policy.decide(ctx, Request{Tool: name, CallID: CallIDOf(ctx), Review: review}, s.Approver)
+	d, err := s.rules.Policy.decide(ctx, Request{Tool: name, CallID: CallIDOf(ctx), Review: review}, s.rules.Approver)
 	if err != nil {
 		return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err)), false
 	}

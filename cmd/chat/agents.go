@@ -175,6 +175,5 @@ func builtinTools(d deps) (*tool.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, _, err := app.BuiltinTools(env, config.Config{})
-	return set, err
+	return app.BuiltinTools(env, config.Config{})
 }

@@ -66,7 +66,8 @@ func TestInProcessServer(t *testing.T) {
 	if res := set.Dispatch(context.Background(), "t__fail", `{}`); res.Err == nil || !strings.Contains(res.Content, "needs the user's approval") {
 		t.Fatalf("a tool not allowed ran without asking: %+v", res)
 	}
-	set.Approver = tool.ApproverFunc(allowAll)
+	// The same tools, where the person says yes.
+	set = tool.Rules{Policy: set.Policy(), Approver: tool.ApproverFunc(allowAll)}.Set(set.All()...)
 	if res := set.Dispatch(context.Background(), "t__fail", `{}`); res.Err == nil || !strings.Contains(res.Content, "it failed on purpose") {
 		t.Fatalf("an error result: %+v", res)
 	}
