@@ -307,17 +307,24 @@ type Rewinder interface {
 	Rewind(n int, files, conversation, force bool) (report, question string, err error)
 }
 
-// Rewinder is the run's /rewind, nil when checkpoints are off. Notes
-// about checkpoints are held for it from then on instead of written to
-// Env.Stderr (a screen draws on the terminal stderr shares).
+// Rewinder is the run's /rewind, nil when checkpoints are off.
 func (r *Run) Rewinder() Rewinder {
 	if r.checkpoints == nil {
 		return nil
 	}
-	r.checkpoints.mu.Lock()
-	r.checkpoints.hold = true
-	r.checkpoints.mu.Unlock()
 	return replRewinder{w: r, cp: r.checkpoints}
+}
+
+// OnScreen says a front end draws on the terminal from now on: what the
+// run would write to Env.Stderr goes elsewhere. The hooks report through
+// report; notes about checkpoints are held for /rewind.
+func (r *Run) OnScreen(report func(string)) {
+	r.HookNotes(report)
+	if c := r.checkpoints; c != nil {
+		c.mu.Lock()
+		c.hold = true
+		c.mu.Unlock()
+	}
 }
 
 type replRewinder struct {

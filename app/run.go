@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/hook"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
@@ -195,6 +196,9 @@ func (r *Run) Close() {
 
 // Agent is the run's main agent.
 func (r *Run) Agent() *agent.Agent { return r.agent }
+
+// Interloper is where text sent while a turn runs goes.
+func (r *Run) Interloper() *control.Interloper { return r.spec.Interloper }
 
 // Config is the run's resolved configuration.
 func (r *Run) Config() config.Config { return r.cfg }

@@ -54,7 +54,7 @@ func (m *Model) runBang(line string) tea.Cmd {
 	case command == "":
 		m.notice = "! runs a shell command as you: !git status"
 		return nil
-	case m.opts.Shell == nil:
+	case m.app.Workdir() == "":
 		m.notice = "! commands are not available here"
 		return nil
 	}
@@ -62,7 +62,7 @@ func (m *Model) runBang(line string) tea.Cmd {
 	run := &bangRun{command: command, cancel: cancel, msgs: make(chan tea.Msg, 64)}
 	m.bang = run
 	m.print(m.st.warn.Render("!") + " " + visibleLine(command))
-	shell := m.opts.Shell
+	shell := m.app.PersonShell
 	go func() {
 		code, err := shell(ctx, command, bangWriter(run.msgs))
 		run.msgs <- bangDoneMsg{exit: code, err: err}
@@ -92,7 +92,7 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 		m.bang, m.stream.toolOut = nil, ""
 		run.cancel()
 		m.print(m.bangBlock(run, msg))
-		m.opts.Agent.AddContext(bangContext(run, msg))
+		m.app.Agent().AddContext(bangContext(run, msg))
 		m.notice = "the command and its output go with your next message"
 		if m.pending.len() > 0 && !m.busy {
 			next := m.pending.leftovers()

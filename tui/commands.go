@@ -121,7 +121,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.notice = c.name + " runs when this turn ends · esc cancels the turn"
 		return nil, true
 	}
-	a := m.opts.Agent
+	a := m.app.Agent()
 	switch c.name {
 	case "/help":
 		m.print(m.helpBlock())
@@ -131,7 +131,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.lastAnswer, m.lastSynthesized = "", false
 		m.usage.contextUsed = 0
 		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
-		if host := m.opts.Sessions; host != nil {
+		if host := m.app.Sessions(); host != nil {
 			return func() tea.Msg { // creating its file is IO
 				host.Started(s)
 				return nil
@@ -145,11 +145,11 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		a.SetModel(arg)
 		m.print(m.noticeBlock(m.st.notice, "model is now "+arg))
 	case "/agent":
-		if arg == "" || m.opts.SwitchAgent == nil {
+		if arg == "" {
 			list := "no named agents (add [agents.NAME] to the config file)"
-			if len(m.opts.Agents) > 0 {
+			if len(m.app.Personas()) > 0 {
 				var names []string
-				for _, n := range append([]string{"default"}, m.opts.Agents...) {
+				for _, n := range append([]string{"default"}, m.app.Personas()...) {
 					if n == m.agentName || n == "default" && m.agentName == "" {
 						n = "▸ " + n
 					}
@@ -160,7 +160,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			m.print(m.noticeBlock(m.st.notice, list))
 			break
 		}
-		if err := m.opts.SwitchAgent(arg); err != nil {
+		if err := m.app.SwitchAgent(arg); err != nil {
 			m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
 			break
 		}
@@ -170,11 +170,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		}
 		m.print(m.noticeBlock(m.st.notice, "agent is now "+arg+" (model "+a.Model()+")"))
 	case "/models":
-		if m.opts.Models == nil {
-			m.notice = "this server cannot list models"
-			break
-		}
-		list := m.opts.Models
+		list := m.app.Models
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
@@ -224,13 +220,13 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			return attachedMsg{part: part, err: err}
 		}, true
 	case "/tools":
-		if m.opts.Tools == nil {
+		tools := m.app.ToolStates()
+		if len(tools) == 0 {
 			m.notice = "no tools in this run"
 			break
 		}
 		var b strings.Builder
 		b.WriteString("tools:")
-		tools := m.opts.Tools()
 		nameW, stateW := 4, 4
 		for _, t := range tools {
 			nameW = min(max(nameW, len(visibleLine(t.Name))), 24)
@@ -244,30 +240,32 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 				strings.Repeat(" ", stateW-ansi.StringWidth(state)),
 				truncateWidth(visibleLine(t.Description), max(m.width-nameW-stateW-6, 10))))
 		}
-		if m.opts.Sandbox != nil {
-			b.WriteString("\n" + wrap(visibleLine(m.opts.Sandbox()), max(m.width-2, 20)))
+		if box := m.app.Sandbox(); box != "" {
+			b.WriteString("\n" + wrap(visibleLine(box), max(m.width-2, 20)))
 		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/skills":
-		if len(m.opts.Skills) == 0 {
+		skills := m.app.Skills()
+		if len(skills) == 0 {
 			m.print(m.noticeBlock(m.st.notice, "no skills: put a folder with a SKILL.md under .chat/skills here, or under the config folder's skills/"))
 			break
 		}
 		var b strings.Builder
 		b.WriteString("skills (the model loads one when a task matches it):")
-		for _, sk := range m.opts.Skills {
+		for _, sk := range skills {
 			b.WriteString(fmt.Sprintf("\n  %-14s %s", visibleLine(sk.Name), truncateWidth(visibleLine(strings.Join(strings.Fields(sk.Description), " ")), max(m.width-18, 10))))
 			b.WriteString("\n  " + strings.Repeat(" ", 14) + " " + m.st.dim.Render(truncateWidth(visibleLine(sk.Dir), max(m.width-18, 10))))
 		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/mcp":
-		if m.opts.MCP == nil {
+		servers := m.app.MCPStates()
+		if len(servers) == 0 {
 			m.print(m.noticeBlock(m.st.notice, "no MCP servers: add [mcp.NAME] to the config file, or chat mcp add"))
 			break
 		}
 		var b strings.Builder
 		b.WriteString("MCP servers (the model connects one with mcp_connect when it needs it):")
-		for _, s := range m.opts.MCP() {
+		for _, s := range servers {
 			b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(s.Status), max(m.width/2, 20)), truncateWidth(visibleLine(s.Transport), max(m.width/3, 16))))
 			if len(s.Tools) > 0 {
 				b.WriteString("\n  " + strings.Repeat(" ", 12) + " " + m.st.dim.Render(truncateWidth(visibleLine(strings.Join(s.Tools, ", ")), max(m.width-16, 10))))
@@ -292,15 +290,15 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/compact":
 		return m.compact(arg), true
 	case "/context":
-		m.print(m.noticeBlock(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.opts.Project)))
+		m.print(m.noticeBlock(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.app.ProjectFiles())))
 	case "/cost":
 		m.print(m.noticeBlock(m.st.notice, m.costReport()))
 	case "/init":
 		return m.startTurn(agent.InitPrompt), true
 	case "/hooks":
-		list := "no hooks"
-		if m.opts.Hooks != nil {
-			list = m.opts.Hooks()
+		list := m.app.HookList()
+		if list == "" {
+			list = "no hooks"
 		}
 		m.print(m.noticeBlock(m.st.notice, list))
 	case "/quit":
@@ -350,7 +348,7 @@ func (m *Model) undo() {
 // rewind lists the turns (no argument) or rewinds to before turn N, in a
 // command (it reads and writes files).
 func (m *Model) rewind(arg string) tea.Cmd {
-	r := m.opts.Rewind
+	r := m.app.Rewinder()
 	if r == nil {
 		m.notice = "checkpoints are off in this run"
 		return nil
@@ -398,7 +396,7 @@ func (m *Model) onRewound(msg rewoundMsg) {
 	}
 	m.print(m.noticeBlock(m.st.notice, listener.VisibleString(strings.TrimRight(msg.report, "\n"))))
 	if msg.question != "" {
-		msgs := m.opts.Agent.Session().Messages()
+		msgs := m.app.Agent().Session().Messages()
 		m.usage.contextUsed = contextOf(msgs)
 		if m.input.empty() {
 			m.input.set(msg.question)
@@ -409,11 +407,11 @@ func (m *Model) onRewound(msg rewoundMsg) {
 // resume loads a stored session in a command (reading it is IO); the
 // model switches to it in onResumed.
 func (m *Model) resume(prefix string) tea.Cmd {
-	if m.opts.Sessions == nil || prefix == "" {
+	host := m.app.Sessions()
+	if host == nil || prefix == "" {
 		m.notice = "/resume ID switches to a saved session; /sessions picks one"
 		return nil
 	}
-	host := m.opts.Sessions
 	return func() tea.Msg {
 		s, err := host.Open(prefix)
 		return resumedMsg{s: s, err: err}
@@ -435,7 +433,7 @@ func (m *Model) onResumed(msg resumedMsg) {
 		return
 	}
 	s := msg.s
-	m.opts.Agent.SetSession(s)
+	m.app.Agent().SetSession(s)
 	m.usage.reset()
 	m.lastAnswer, m.lastSynthesized = "", false
 	m.showResumed(s.Messages())
@@ -481,7 +479,7 @@ func callLine(c session.ToolCall) string {
 // compact runs a compaction as a turn: busy, cancellable with ctrl+c, its
 // outcome handled as a turn's.
 func (m *Model) compact(instructions string) tea.Cmd {
-	return m.runTurn(m.opts.Agent.Compact(m.ctx, instructions), "compacting")
+	return m.runTurn(m.app.Agent().Compact(m.ctx, instructions), "compacting")
 }
 
 // continueTurn replaces a synthesized answer by more work: the answer is
@@ -505,7 +503,7 @@ func (m *Model) onModels(msg modelsMsg) tea.Cmd {
 		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
 		return nil
 	}
-	cur := m.opts.Agent.Model()
+	cur := m.app.Agent().Model()
 	var b strings.Builder
 	b.WriteString(fmt.Sprintf("%d models (/model NAME switches):", len(msg.models)))
 	for _, id := range msg.models {

@@ -50,15 +50,15 @@ func (m *Model) nextRequest() string {
 	if m.busy || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") || isBangLine(text) {
 		return ""
 	}
-	a := m.opts.Agent
+	a := m.app.Agent()
 	key := fmt.Sprintf("%d %s", a.Session().Len(), a.Model())
 	if m.usage.nextBase.key != key {
 		m.usage.nextBase.key, m.usage.nextBase.tokens = key, a.ContextSize()
 	}
 	tokens := m.usage.nextBase.tokens + session.TextTokens(len(text))
 	label := "next ~" + human(tokens)
-	if m.opts.Price != nil {
-		if usd, ok := m.opts.Price(a.Model(), session.Usage{Prompt: tokens}); ok {
+	if m.price != nil {
+		if usd, ok := m.price(a.Model(), session.Usage{Prompt: tokens}); ok {
 			label += " " + pricing.Format(usd)
 		}
 	}
@@ -68,7 +68,7 @@ func (m *Model) nextRequest() string {
 // costReport is /cost: what the session and its last turn used and cost,
 // and what the next request carries, by part.
 func (m *Model) costReport() string {
-	a := m.opts.Agent
+	a := m.app.Agent()
 	var b strings.Builder
 	line := func(name string, s spent) {
 		fmt.Fprintf(&b, "%-8s input %s", name, human(s.in))
@@ -90,13 +90,13 @@ func (m *Model) costReport() string {
 	p := a.ContextReport()
 	fmt.Fprintf(&b, "next request ~%s tokens: system %s, tools %s, summary %s, history %s (attachments %s)",
 		human(p.System+p.Tools+p.Summary+p.History), human(p.System), human(p.Tools), human(p.Summary), human(p.History), human(p.Files))
-	if m.opts.Price != nil {
-		if usd, ok := m.opts.Price(a.Model(), session.Usage{Prompt: p.System + p.Tools + p.Summary + p.History}); ok {
+	if m.price != nil {
+		if usd, ok := m.price(a.Model(), session.Usage{Prompt: p.System + p.Tools + p.Summary + p.History}); ok {
 			b.WriteString(" · its input " + pricing.Format(usd))
 		}
 	}
-	if m.opts.PriceSource != nil {
-		b.WriteString("\nprices: " + m.opts.PriceSource(a.Model()))
+	if src := m.app.PriceSource(a.Model()); src != "" {
+		b.WriteString("\nprices: " + src)
 	}
 	return b.String()
 }

@@ -3,16 +3,24 @@
 // bar are plain structs that render to a width; Update is split by message
 // family (keys, agent events, commands).
 //
+// The program drives one App (app.Run is chat's): Options holds it and what
+// concerns the terminal alone. Through it the model starts turns on the
+// agent (in commands, never in Update), flips its controls (Cancel, the
+// Interloper, the step limit), sets the model or the system prompt when
+// the person asks, and reads what it shows: events, and the agent's model,
+// context report and messages for the status bar, /context and /resume.
+// Every edit of the history goes through App.Edits, which saves it; the
+// program calls no session mutator and saves nothing itself. What a turn
+// never took comes back through app.Leftovers.
+//
 // The agent reaches the program through one bridge: a listener that hands
 // every event to Program.Send, behind a RateLimited listener that joins
 // deltas to at most one delivery a frame and never drops or reorders
-// anything. The model only reads the agent through events and drives it
-// through its controls (Cancel, the Interloper, the step limit); turns run
-// in commands, never in Update.
+// anything.
 //
-// Approvals is the tool set's Approver: it asks in the program and waits
-// for the answer on the agent's goroutine (so tui also imports tool, for
-// the request it shows).
+// Approvals is the run's Approver: it asks in the program and waits for the
+// answer on the agent's goroutine (so tui also imports tool, for the request
+// it shows).
 //
 // Inline by default: finished blocks are printed once above the live region
 // (in order, one print in flight at a time) and belong to the terminal's

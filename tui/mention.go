@@ -67,7 +67,7 @@ func mentionToken(v string) (string, bool) {
 func (m *Model) refreshMentions() tea.Cmd {
 	mn := &m.mention
 	tok, ok := mentionToken(m.input.value())
-	if !ok || m.opts.Files == nil || "@"+tok == mn.dismissed || isCommandLine(m.input.value()) || isBangLine(m.input.value()) {
+	if !ok || m.app.Workdir() == "" || "@"+tok == mn.dismissed || isCommandLine(m.input.value()) || isBangLine(m.input.value()) {
 		mn.matches = nil
 		if !ok {
 			mn.dismissed = ""
@@ -77,7 +77,7 @@ func (m *Model) refreshMentions() tea.Cmd {
 	var load tea.Cmd
 	if tok == "" && mn.files != nil && !mn.loading && m.now().Sub(mn.loadedAt) > mentionStale {
 		mn.loading = true
-		files := m.opts.Files
+		files := m.app.Files
 		load = func() tea.Msg {
 			f, err := files(0)
 			return filesMsg{files: f, err: err}
@@ -86,7 +86,7 @@ func (m *Model) refreshMentions() tea.Cmd {
 	if mn.files == nil && !mn.loading {
 		// The top level shows at once; the whole tree follows.
 		mn.loading = true
-		files := m.opts.Files
+		files := m.app.Files
 		load = tea.Batch(func() tea.Msg {
 			f, err := files(1)
 			return filesMsg{files: f, err: err, shallow: true}

@@ -41,20 +41,20 @@ func BenchmarkMentionList(b *testing.B) {
 	b.Run("first-keystroke", func(b *testing.B) {
 		for b.Loop() {
 			f := newFixture(&testing.T{})
-			f.m.opts.Files = files
+			f.app.files, f.app.workdir = files, "/w"
 			showList(b, f, "@", true)
 		}
 	})
 	b.Run("whole-tree", func(b *testing.B) {
 		for b.Loop() {
 			f := newFixture(&testing.T{})
-			f.m.opts.Files = files
+			f.app.files, f.app.workdir = files, "/w"
 			showList(b, f, "@", false)
 		}
 	})
 	b.Run("narrowing", func(b *testing.B) {
 		f := newFixture(&testing.T{})
-		f.m.opts.Files = files
+		f.app.files, f.app.workdir = files, "/w"
 		showList(b, f, "@", false)
 		for b.Loop() {
 			f.m.input.set("look at @mod42fil")

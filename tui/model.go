@@ -18,12 +18,18 @@ import (
 	"github.com/chatrepl/chat/tool"
 )
 
-// Options wires the TUI to an agent.
+// Options wires the TUI to the run it drives and to the terminal.
 type Options struct {
-	Agent      *agent.Agent
-	Interloper *control.Interloper // the agent's
-	// Models lists the server's models for /models (may be nil).
-	Models func(ctx context.Context) ([]string, error)
+	// App is the run (app.Run is chat's): the agent and its controls, the
+	// session and its edits, and what the slash commands list.
+	App App
+	// Approvals, when the run's tools ask through it, is connected to the
+	// program by Run.
+	Approvals *Approvals
+	// Listening, when set, runs once the program receives the agent's
+	// events: what reports through them from then on reaches the screen
+	// (a notice emitted before is dropped, no listener being there yet).
+	Listening func()
 	// HistoryPath is where input history persists ("" keeps it in memory).
 	HistoryPath string
 	Fullscreen  bool
@@ -32,55 +38,55 @@ type Options struct {
 	Dark *bool
 	// Now is the clock (tests fix it).
 	Now func() time.Time
-	// Sessions switches sessions (nil: no /new, /resume or /sessions).
-	Sessions SessionHost
+}
+
+// App is what the REPL drives: everything it does to the session, the
+// tools and the files goes through it. app.Run is chat's; the TUI never
+// edits a session itself.
+type App interface {
+	Agent() *agent.Agent
+	Interloper() *control.Interloper
 	// Edits makes the person's edits of the history (/undo, /retry, an
-	// edited message, /continue) and saves them (nil: in memory only).
-	Edits *app.Edits
-	// Agents names the agent definitions /agent can switch to.
-	Agents      []string
-	SwitchAgent func(name string) error
-	// AgentName is the persona the run starts with ("" or "default": none).
-	AgentName string
-	// Approvals, when the agent's tools ask through it, is connected to
-	// the program by Run.
-	Approvals *Approvals
-	// Listening, when set, runs once the program receives the agent's
-	// events: what reports through them from then on reaches the screen
-	// (a notice emitted before is dropped, no listener being there yet).
-	Listening func()
-	// Tools lists the tools and how each is treated, for /tools.
-	Tools func() []ToolState
-	// Sandbox says where commands run, for /tools.
-	Sandbox func() string
-	// Shell runs the person's own ! commands: in the working directory,
-	// as them, output to out as it comes; the exit status (nil: no !).
-	Shell func(ctx context.Context, command string, out io.Writer) (int, error)
-	// Files lists the paths under the working directory for @, depth
-	// levels down (0: all; nil: no @ completion); Workdir is where
-	// mentioned paths are found.
-	Files   func(depth int) ([]string, error)
-	Workdir string
-	// Hooks lists the hooks, for /hooks (nil: none configured).
-	Hooks func() string
-	// Project names the project's instructions files, for /context.
-	Project []string
-	// Price is what usage of a model costs (ok false: unknown); nil
-	// prices nothing. PriceSource says where a model's price comes from.
-	Price       func(model string, u session.Usage) (usd float64, ok bool)
-	PriceSource func(model string) string
-	// Rewind takes back what the agent did (nil: checkpoints are off).
-	Rewind Rewinder
+	// edited message, /continue) and saves them.
+	Edits() *app.Edits
+	// Sessions switches sessions (nil: no /new, /resume or /sessions).
+	Sessions() SessionHost
 	// Resumed: the session was continued (--continue, --resume): show
-	// where it stopped, as /resume does.
-	Resumed bool
-	// Draft is put in the input at start: a question that got no answer
-	// before chat stopped.
-	Draft string
-	// Skills are the skills found, for /skills.
-	Skills []tool.Skill
-	// MCP lists the MCP servers and their state, for /mcp (nil: none).
-	MCP func() []MCPState
+	// where it stopped. Draft is put in the input at start: a question
+	// that got no answer before chat stopped.
+	Resumed() bool
+	Draft() string
+	// Models lists the server's models for /models.
+	Models(ctx context.Context) ([]string, error)
+	// Personas name the agent definitions /agent can switch to; Persona
+	// is the one leading ("": none).
+	Personas() []string
+	Persona() string
+	SwitchAgent(name string) error
+	// ToolStates lists the tools and how each is treated, Sandbox where
+	// commands run (/tools).
+	ToolStates() []ToolState
+	Sandbox() string
+	Skills() []tool.Skill
+	// MCPStates lists the MCP servers (nil: none configured).
+	MCPStates() []MCPState
+	// HookList is /hooks ("": none).
+	HookList() string
+	// ProjectFiles names the project's instructions files (/context).
+	ProjectFiles() []string
+	// Price is what usage of a model costs (nil prices nothing);
+	// PriceSource says where a model's price comes from.
+	Price() func(model string, u session.Usage) (usd float64, ok bool)
+	PriceSource(model string) string
+	// Rewinder takes back what the agent did (nil: checkpoints are off).
+	Rewinder() Rewinder
+	// Workdir is where mentioned paths are found and ! commands run (""
+	// : no @ completion, no !); Files lists the paths under it, depth
+	// levels down (0: all); PersonShell runs the person's own ! command
+	// there, as them, output to out as it comes.
+	Workdir() string
+	Files(depth int) ([]string, error)
+	PersonShell(ctx context.Context, command string, out io.Writer) (int, error)
 }
 
 // MCPState is one server in /mcp.
@@ -186,6 +192,8 @@ type Model struct {
 	lastEsc   time.Time
 	editing   string // id of the user message being edited (Esc Esc)
 	picker    *picker
+	app       App // the run the REPL drives
+	price     func(model string, u session.Usage) (float64, bool)
 	edits     *app.Edits // the history edits, saved by the application layer
 	asking    *asking    // a tool waits for approval
 
@@ -209,11 +217,9 @@ func New(o Options) *Model {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	m := &Model{opts: o, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true, pending: pendingList{in: o.Interloper},
-		edits: o.Edits}
-	if m.edits == nil {
-		m.edits = app.NewEdits(o.Agent, nil) // nothing saves this conversation
-	}
+	a := o.App
+	m := &Model{opts: o, app: a, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true,
+		pending: pendingList{in: a.Interloper()}, edits: a.Edits(), price: a.Price()}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}
@@ -222,14 +228,14 @@ func New(o Options) *Model {
 	m.input.focus() // focused from the start; Init starts the blink
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	m.scroll = newFullscreen()
-	if o.Agent != nil && o.Agent.Session() != nil {
-		m.usage.contextUsed = contextOf(o.Agent.Session().Messages()) // a resumed session
+	if ag := a.Agent(); ag != nil && ag.Session() != nil {
+		m.usage.contextUsed = contextOf(ag.Session().Messages()) // a resumed session
 	}
-	if o.Draft != "" {
-		m.input.set(o.Draft)
+	if d := a.Draft(); d != "" {
+		m.input.set(d)
 	}
-	if o.AgentName != "default" {
-		m.agentName = o.AgentName
+	if p := a.Persona(); p != app.DefaultAgentName {
+		m.agentName = p
 	}
 	return m
 }
@@ -250,7 +256,7 @@ func (m *Model) restyle() {
 // Init asks the terminal for its background (to pick the palette).
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{textarea.Blink}
-	if m.opts.Resumed && m.opts.Agent != nil {
+	if m.app.Resumed() && m.app.Agent() != nil {
 		cmds = append(cmds, func() tea.Msg { return showResumedMsg{} })
 	}
 	if m.opts.Dark == nil && !m.opts.NoColor {

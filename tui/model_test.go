@@ -21,6 +21,7 @@ import (
 // No command is run unless the test runs it: Update is tested alone.
 type fixture struct {
 	m      *Model
+	app    *testApp
 	cancel *control.Cancellable
 	in     *control.Interloper
 	clock  time.Time
@@ -34,7 +35,8 @@ func newFixture(t *testing.T) *fixture {
 		StepLimit: control.NewStepLimit(16), Cancellable: f.cancel, Interloper: f.in,
 	})
 	dark := true
-	f.m = New(Options{Agent: a, Interloper: f.in, NoColor: true, Dark: &dark, Now: func() time.Time { return f.clock }})
+	f.app = &testApp{agent: a, in: f.in}
+	f.m = New(Options{App: f.app, NoColor: true, Dark: &dark, Now: func() time.Time { return f.clock }})
 	// Keep every printed block in the outbox, in order, as the terminal
 	// would have received them: a print is always "in flight".
 	f.m.printing = true
@@ -79,7 +81,7 @@ func (f *fixture) typeText(s string) {
 // exchanges puts answered questions (question, answer, question, …) into
 // the session, as if they had been asked.
 func (f *fixture) exchanges(texts ...string) *session.Session {
-	s := f.m.opts.Agent.Session()
+	s := f.m.app.Agent().Session()
 	for i := 0; i+1 < len(texts); i += 2 {
 		s.AppendInput(session.User(texts[i]))
 		s.Append(session.Assistant(texts[i+1]))
@@ -312,13 +314,9 @@ func TestExtensionTextIsInert(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	evil := "\x1b]0;pwned\x07\x1b[2J"
-	f.m.opts.Tools = func() []ToolState {
-		return []ToolState{{Name: "srv__x" + evil, State: "asks", Description: "desc" + evil}}
-	}
-	f.m.opts.MCP = func() []MCPState {
-		return []MCPState{{Name: "srv", Transport: "http: x" + evil, Status: "failed: " + evil, Tools: []string{"srv__x" + evil}}}
-	}
-	f.m.opts.Skills = []tool.Skill{{Name: "s" + evil, Description: "d" + evil, Dir: "/x" + evil}}
+	f.app.tools = []ToolState{{Name: "srv__x" + evil, State: "asks", Description: "desc" + evil}}
+	f.app.mcp = []MCPState{{Name: "srv", Transport: "http: x" + evil, Status: "failed: " + evil, Tools: []string{"srv__x" + evil}}}
+	f.app.skills = []tool.Skill{{Name: "s" + evil, Description: "d" + evil, Dir: "/x" + evil}}
 	for _, c := range []string{"/tools", "/mcp", "/skills"} {
 		f.submit(c)
 	}
@@ -349,11 +347,11 @@ func TestSlashCommands(t *testing.T) {
 		t.Fatalf("completion %q", f.m.input.value())
 	}
 	f.submit("3")
-	if f.m.opts.Agent.StepLimit().Max() != 3 || f.m.busy {
+	if f.m.app.Agent().StepLimit().Max() != 3 || f.m.busy {
 		t.Fatal("/steps 3")
 	}
 	f.submit("/model other-model")
-	if f.m.opts.Agent.Model() != "other-model" {
+	if f.m.app.Agent().Model() != "other-model" {
 		t.Fatal("/model")
 	}
 	f.submit("/usr/bin is where?")
@@ -411,7 +409,7 @@ func TestStatusBar(t *testing.T) {
 	t.Parallel()
 	f := busyFixture(t, "q")
 	o := listener.Origin{Turn: 1}
-	f.m.opts.Agent.SetContextWindow(128000)
+	f.m.app.Agent().SetContextWindow(128000)
 	f.event(listener.Usage{Origin: o, Prompt: 1500, Completion: 500, Total: 2000})
 	f.event(listener.Usage{Origin: o, Prompt: 2500, Completion: 100, Total: 2600})
 	f.event(listener.ToolCall{Origin: o, Name: "grep"})
@@ -429,7 +427,7 @@ func TestStatusBar(t *testing.T) {
 func TestContextStatusAndCompaction(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.m.opts.Agent.SetContextWindow(10000) // not tied to a turn: the status bar reads the agent
+	f.m.app.Agent().SetContextWindow(10000) // not tied to a turn: the status bar reads the agent
 	f.busy("q")
 	o := listener.Origin{Turn: 1}
 	f.event(listener.Usage{Origin: o, Prompt: 8400, Completion: 100})

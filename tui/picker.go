@@ -25,11 +25,11 @@ type sessionsMsg struct {
 
 // openPicker lists the sessions in a command (reading the store is IO).
 func (m *Model) openPicker() tea.Cmd {
-	if m.opts.Sessions == nil {
+	host := m.app.Sessions()
+	if host == nil {
 		m.notice = "sessions are not being saved in this run"
 		return nil
 	}
-	host := m.opts.Sessions
 	return func() tea.Msg {
 		items, err := host.List()
 		return sessionsMsg{items: items, err: err}

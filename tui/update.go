@@ -120,7 +120,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.onSessions(msg)
 		return nil
 	case showResumedMsg:
-		m.showResumed(m.opts.Agent.Session().Messages())
+		m.showResumed(m.app.Agent().Session().Messages())
 		return nil
 	case rewoundMsg:
 		m.onRewound(msg)

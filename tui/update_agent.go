@@ -26,7 +26,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.stream.sanitizer = listener.Sanitizer{Visible: true}
 	m.stream.streamed = false
 	m.lastUser = text
-	return m.runTurn(m.opts.Agent.NewTurn(m.ctx, text, files...), "waiting for the model")
+	return m.runTurn(m.app.Agent().NewTurn(m.ctx, text, files...), "waiting for the model")
 }
 
 // runTurn makes the model busy with turn and runs it in a command. The
@@ -49,7 +49,7 @@ func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
 // cancel stops the running turn at once: the agent aborts the stream and
 // any tool, and everything it still emits for this turn is ignored.
 func (m *Model) cancel() tea.Cmd {
-	m.opts.Agent.Cancel("cancelled at the keyboard")
+	m.app.Agent().Cancel("cancelled at the keyboard")
 	m.ignoreUpTo = m.turn
 	if m.live.text != "" {
 		m.print(m.md.render(m.live.text, m.width))
@@ -348,8 +348,8 @@ func (m *Model) sayCut(total int) {
 }
 
 func (m *Model) contextWindow() int {
-	if m.opts.Agent == nil {
+	if m.app.Agent() == nil {
 		return 0
 	}
-	return m.opts.Agent.ContextWindow()
+	return m.app.Agent().ContextWindow()
 }

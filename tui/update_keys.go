@@ -291,10 +291,10 @@ func (m *Model) submit(inject bool) tea.Cmd {
 		}
 		return hist
 	}
-	if m.opts.Workdir != "" && strings.Contains(text, "@") {
+	if m.app.Workdir() != "" && strings.Contains(text, "@") {
 		confirmed := text == m.confirmOutside
 		m.confirmOutside = ""
-		return tea.Batch(hist, resolveMentions(text, m.opts.Workdir, confirmed))
+		return tea.Batch(hist, resolveMentions(text, m.app.Workdir(), confirmed))
 	}
 	return tea.Batch(hist, m.startTurn(text))
 }

@@ -40,44 +40,14 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	run.Start(ctx, app.ProbeAtStart)
 	// From here on the screen is the program's: hooks report into it.
 	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
-	run.HookNotes(notice)
+	run.OnScreen(notice)
 	run.AskHookTrust(ctx, approvals)
-	a := run.Agent()
-	var mcp func() []tui.MCPState
-	if run.HasMCP() {
-		mcp = run.MCPStates
-	}
-	var rewind tui.Rewinder
-	if r := run.Rewinder(); r != nil {
-		rewind = r
-	}
 	err = tui.Run(ctx, tui.Options{
-		Resumed:     run.Resumed(),
-		Draft:       run.Draft(),
-		Agent:       a,
-		Interloper:  spec.Interloper,
-		Models:      run.Models,
+		App:         run,
 		HistoryPath: historyPath(d.getenv),
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
-		Sessions:    run.Sessions(),
-		Edits:       run.Edits(),
-		Agents:      run.Personas(),
 		Approvals:   approvals,
-		Skills:      run.Skills(),
-		MCP:         mcp,
-		Tools:       run.ToolStates,
-		Sandbox:     run.Sandbox,
-		Hooks:       run.HookList,
-		Shell:       run.PersonShell,
-		Workdir:     run.Workdir(),
-		Files:       run.Files,
-		Project:     run.ProjectFiles(),
-		Rewind:      rewind,
-		Price:       run.Price(),
-		PriceSource: run.PriceSource,
-		AgentName:   run.Persona(),
-		SwitchAgent: run.SwitchAgent,
 		// The first frame waits neither for a server to start nor for the
 		// box: they start behind it, the servers' tools join as they come,
 		// and the box's notice says which box is in force before anything

@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
+)
+
+// testApp is the App the tests drive: an agent, nothing saved, and what a
+// test sets (the lists the slash commands show, sessions, files).
+type testApp struct {
+	agent    *agent.Agent
+	in       *control.Interloper
+	sessions SessionHost
+	files    func(depth int) ([]string, error)
+	workdir  string
+	tools    []ToolState
+	skills   []tool.Skill
+	mcp      []MCPState
+	personas []string
+}
+
+func (a *testApp) Agent() *agent.Agent             { return a.agent }
+func (a *testApp) Interloper() *control.Interloper { return a.in }
+func (a *testApp) Edits() *app.Edits               { return app.NewEdits(a.agent, nil) }
+func (a *testApp) Sessions() SessionHost {
+	if a.sessions == nil {
+		return nil // a nil *fakeHost would be a non-nil interface
+	}
+	return a.sessions
+}
+func (a *testApp) Resumed() bool { return false }
+func (a *testApp) Draft() string { return "" }
+func (a *testApp) Models(context.Context) ([]string, error) {
+	return nil, errors.New("this server cannot list models")
+}
+func (a *testApp) Personas() []string                { return a.personas }
+func (a *testApp) Persona() string                   { return "" }
+func (a *testApp) SwitchAgent(name string) error     { return errors.New("no agent named " + name) }
+func (a *testApp) ToolStates() []ToolState           { return a.tools }
+func (a *testApp) Sandbox() string                   { return "" }
+func (a *testApp) Skills() []tool.Skill              { return a.skills }
+func (a *testApp) MCPStates() []MCPState             { return a.mcp }
+func (a *testApp) HookList() string                  { return "" }
+func (a *testApp) ProjectFiles() []string            { return nil }
+func (a *testApp) PriceSource(string) string         { return "" }
+func (a *testApp) Rewinder() Rewinder                { return nil }
+func (a *testApp) Workdir() string                   { return a.workdir }
+func (a *testApp) Files(depth int) ([]string, error) { return a.files(depth) }
+func (a *testApp) Price() func(string, session.Usage) (float64, bool) {
+	return nil
+}
+func (a *testApp) PersonShell(context.Context, string, io.Writer) (int, error) {
+	return -1, errors.New("no shell in tests")
+}
