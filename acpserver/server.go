@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/chatrepl/chat/app"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -58,14 +59,7 @@ type OpenRequest struct {
 
 // MCPServer is one MCP server the client passes, to be connected like a
 // configured one: a command (stdio) or a URL (streamable HTTP).
-type MCPServer struct {
-	Name    string
-	Command string
-	Args    []string
-	Env     map[string]string
-	URL     string
-	Headers map[string]string
-}
+type MCPServer = app.EditorServer
 
 // Session is a session the wiring built.
 type Session struct {
@@ -85,22 +79,13 @@ type Session struct {
 }
 
 // Mode is a session mode: a sandbox mode, a persona, or both.
-type Mode struct{ ID, Name, Description string }
+type Mode = app.Mode
 
-// Command is an advertised /-command; Hint describes its argument ("" for
-// none). Run answers it: text to show, or a prompt to run as a turn.
-type Command struct {
-	Name, Description, Hint string
-	Run                     func(ctx context.Context, args string) (CommandResult, error)
-}
+// Command is an advertised /-command (the run's screenless ones).
+type Command = app.Command
 
-// CommandResult is what a /-command did: Show is text for the editor,
-// Prompt (when set) runs as a turn instead, Turn runs as given.
-type CommandResult struct {
-	Show   string
-	Prompt string
-	Turn   *agent.Turn
-}
+// CommandResult is what a /-command did.
+type CommandResult = app.CommandResult
 
 // Server is an ACP agent over chat sessions.
 type Server struct {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/atomicfile"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/tool"
 )
@@ -166,4 +168,51 @@ func stillHere(stderr io.Writer, def agent.Definition, available *tool.Set) []ag
 		kept = []agent.ToolDescriptor{} // none left is not "all of them"
 	}
 	return kept
+}
+
+// ImportAgent checks a definition's JSON form (the tools it names exist
+// here, its schema compiles) and writes it into agentsDir as NAME.json;
+// one of that name is replaced only with force. It returns the definition
+// and where it went.
+func ImportAgent(env Env, data []byte, agentsDir string, force bool) (agent.Definition, string, error) {
+	var def agent.Definition
+	if err := json.Unmarshal(data, &def); err != nil {
+		return def, "", err
+	}
+	available, err := BuiltinTools(env, config.Config{})
+	if err != nil {
+		return def, "", err
+	}
+	if _, err := def.ResolveTools(available); err != nil {
+		return def, "", err
+	}
+	if len(def.StructuredOutput) > 0 {
+		if _, err := agent.CompileSchema(def.StructuredOutput); err != nil {
+			return def, "", err
+		}
+	}
+	path := filepath.Join(agentsDir, def.Identifier+".json")
+	if _, err := os.Stat(path); err == nil && !force {
+		return def, "", fmt.Errorf("%s exists; --force replaces it", path)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return def, "", err
+	}
+	out, _ := json.MarshalIndent(def, "", "  ")
+	if err := os.MkdirAll(agentsDir, 0o700); err != nil {
+		return def, "", err
+	}
+	return def, path, atomicfile.Write(path, append(out, '\n'), 0o600)
+}
+
+// ExportAgent is def's JSON form with its tools described in full (their
+// schemas), as another chat imports it.
+func ExportAgent(env Env, def agent.Definition) (agent.Definition, error) {
+	available, err := BuiltinTools(env, config.Config{})
+	if err != nil {
+		return def, err
+	}
+	if set, err := def.ToolSet(available); err == nil {
+		def.Tools = agent.Describe(set.All())
+	}
+	return def, nil
 }

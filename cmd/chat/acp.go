@@ -3,20 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
-	"maps"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/acpserver"
-	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
-	"github.com/chatrepl/chat/session"
 )
 
 // newACPCmd builds `chat acp`; runF (nil: runACP) gets the settings the
@@ -74,12 +70,10 @@ func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, chan
 	}
 	srv := acpserver.New(acpserver.Options{Name: "chat", Version: version(), Log: d.stderr,
 		List: func(cwd string) ([]acpserver.Saved, error) {
-			all, err := session.Store{Dir: session.DefaultDir(d.getenv)}.List()
+			all, err := app.ListSessions(env, cfg, cwd)
 			var out []acpserver.Saved
 			for _, s := range all {
-				if cwd == "" || s.Dir == cwd {
-					out = append(out, acpserver.Saved{ID: s.ID, Cwd: s.Dir, Title: s.Title, Updated: s.Updated})
-				}
+				out = append(out, acpserver.Saved{ID: s.ID, Cwd: s.Dir, Title: s.Title, Updated: s.Updated})
 			}
 			return out, err
 		},
@@ -100,18 +94,7 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 	}
 	d.workdir = func() (string, error) { return r.Cwd, nil }
 	o.resume, o.cont, o.ifBusy = r.Load, false, "exit" // never two writers in one session
-	cfg.MCP = maps.Clone(cfg.MCP)
-	for _, m := range r.MCP {
-		name, mc := editorMCP(cfg.MCP, m)
-		if err := config.CheckMCP(name, mc); err != nil {
-			fmt.Fprintf(d.stderr, "chat: the editor's MCP server %q is left out: %v\n", m.Name, err)
-			continue
-		}
-		if cfg.MCP == nil {
-			cfg.MCP = map[string]config.MCPConfig{}
-		}
-		cfg.MCP[name] = mc
-	}
+	cfg = app.WithEditorServers(cfg, r.MCP, func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) })
 	spec, err := runSpec(d, &o, cfg, changed)
 	if err != nil {
 		return nil, err
@@ -132,72 +115,15 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 	run.ConnectEager(ctx, notice)
 	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in,
 		Close:    run.Close,
-		Commands: acpCommands(run)}
+		Commands: run.Commands()}
 	if s.ID == "" {
 		run.Close()
 		return nil, fmt.Errorf("the session could not be saved")
 	}
-	modes, current := run.Modes()
-	for _, m := range modes {
-		s.Modes = append(s.Modes, acpserver.Mode{ID: m.ID, Name: m.Name, Description: m.Description})
-	}
-	s.Mode = current
-	if len(s.Modes) > 0 {
+	if s.Modes, s.Mode = run.Modes(); len(s.Modes) > 0 {
 		s.SetMode = run.SetMode
 	}
 	return s, nil
-}
-
-// editorMCP is a server the editor passes, as a config entry connected at
-// start (the editor's servers are meant to be there). A name the config
-// already uses gets a suffix.
-func editorMCP(have map[string]config.MCPConfig, m acpserver.MCPServer) (string, config.MCPConfig) {
-	name := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-			return r
-		}
-		return '-'
-	}, m.Name)
-	name = strings.ReplaceAll(name, "__", "_")
-	if len(name) > 20 {
-		name = name[:20]
-	}
-	for base, i := name, 2; ; i++ {
-		if _, taken := have[name]; !taken {
-			break
-		}
-		name = fmt.Sprintf("%s-%d", base, i)
-	}
-	return name, config.MCPConfig{Command: m.Command, Args: m.Args, Env: m.Env, URL: m.URL, Headers: m.Headers,
-		Eager: true, Description: "passed by the editor"}
-}
-
-// acpCommands are the REPL's /-commands that make sense without a screen.
-func acpCommands(run *app.Run) []acpserver.Command {
-	a := run.Agent()
-	return []acpserver.Command{
-		{Name: "compact", Description: "summarize the earlier turns to free the context window", Hint: "what to keep (optional)",
-			Run: func(ctx context.Context, args string) (acpserver.CommandResult, error) {
-				return acpserver.CommandResult{Turn: a.Compact(ctx, args)}, nil
-			}},
-		{Name: "context", Description: "what the next request carries, by part",
-			Run: func(context.Context, string) (acpserver.CommandResult, error) {
-				return acpserver.CommandResult{Show: a.ContextReport().Report(a.ContextSize(), run.ProjectFiles())}, nil
-			}},
-		{Name: "init", Description: "write an AGENTS.md for this repository (you approve the write)",
-			Run: func(context.Context, string) (acpserver.CommandResult, error) {
-				return acpserver.CommandResult{Prompt: agent.InitPrompt}, nil
-			}},
-		{Name: "tools", Description: "the tools and whether they ask",
-			Run: func(context.Context, string) (acpserver.CommandResult, error) {
-				var b strings.Builder
-				b.WriteString(run.Sandbox() + "\n")
-				for _, t := range run.ToolStates() {
-					fmt.Fprintf(&b, "\n- `%s`: %s", t.Name, t.State)
-				}
-				return acpserver.CommandResult{Show: b.String()}, nil
-			}},
-	}
 }
 
 // version is the module's version ("devel" for a build from a checkout).

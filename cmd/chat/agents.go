@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -17,7 +16,6 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/clip"
-	"github.com/chatrepl/chat/tool"
 )
 
 // Agent definitions come from the config file ([agents.NAME]) and from
@@ -99,12 +97,12 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			available, err := builtinTools(d)
+			env, err := appEnv(d)
 			if err != nil {
 				return err
 			}
-			if set, err := def.ToolSet(available); err == nil {
-				def.Tools = agent.Describe(set.All())
+			if def, err = app.ExportAgent(env, def); err != nil {
+				return err
 			}
 			return writeJSON(d, def)
 		},
@@ -117,35 +115,13 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var def agent.Definition
-			if err := json.Unmarshal(b, &def); err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			available, err := builtinTools(d)
+			env, err := appEnv(d)
 			if err != nil {
 				return err
 			}
-			if _, err := def.ResolveTools(available); err != nil {
-				return err
-			}
-			if len(def.StructuredOutput) > 0 {
-				if _, err := agent.CompileSchema(def.StructuredOutput); err != nil {
-					return err
-				}
-			}
-			dir := agentsDir(d, o)
-			path := filepath.Join(dir, def.Identifier+".json")
-			if _, err := os.Stat(path); err == nil && !force {
-				return fmt.Errorf("%s exists; --force replaces it", path)
-			} else if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			out, _ := json.MarshalIndent(def, "", "  ")
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return err
-			}
-			if err := os.WriteFile(path, append(out, '\n'), 0o600); err != nil {
-				return err
+			def, path, err := app.ImportAgent(env, b, agentsDir(d, o), force)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			fmt.Fprintf(d.stdout, "imported agent %s into %s\n", def.Identifier, path)
 			cfg, err := loadConfigFile(d, o, config.Flags{})
@@ -166,14 +142,4 @@ func writeJSON(d deps, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// builtinTools is the built-in tools here, as a run with no config has
-// them (what a definition's tool names are checked against).
-func builtinTools(d deps) (*tool.Set, error) {
-	env, err := appEnv(d)
-	if err != nil {
-		return nil, err
-	}
-	return app.BuiltinTools(env, config.Config{})
 }

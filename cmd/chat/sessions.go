@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"text/tabwriter"
@@ -19,37 +18,23 @@ import (
 // chat sessions list|show|export|rm
 
 func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
-	store := func() session.Store { return session.Store{Dir: session.DefaultDir(d.getenv)} }
+	env := func() app.Env { return app.Env{Getenv: d.getenv} }
 	cmd := &cobra.Command{Use: "sessions", Short: "List, show, export or remove saved sessions"}
 	var asJSON bool
 	list := &cobra.Command{
 		Use: "list", Short: "List saved sessions, newest first", Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			all, err := store().List()
+			cfg, _ := loadConfigFile(d, o, config.Flags{})
+			rows, err := app.ListSessions(env(), cfg, "")
 			if err != nil {
 				return err
-			}
-			// Priced with today's config and endpoint, at the model each
-			// session started with.
-			cfg, _ := loadConfigFile(d, o, config.Flags{})
-			type listed struct {
-				session.Info
-				Cost *float64 `json:"cost_usd,omitempty"`
-			}
-			rows := make([]listed, len(all))
-			for i, s := range all {
-				rows[i].Info = s
-				if p, ok := app.ModelPrice(cfg, cmp.Or(s.Model, cfg.Model)); ok && s.Usage.Total > 0 {
-					cost := p.Cost(s.Usage)
-					rows[i].Cost = &cost
-				}
 			}
 			if asJSON {
 				enc := json.NewEncoder(d.stdout)
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
-			if len(all) == 0 {
+			if len(rows) == 0 {
 				fmt.Fprintln(d.stdout, "no saved sessions yet")
 				return nil
 			}
@@ -69,7 +54,7 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 	show := &cobra.Command{
 		Use: "show ID", Short: "Print a session's transcript", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			l, err := loadByPrefix(store(), args[0])
+			l, err := app.LoadSession(env(), args[0])
 			if err != nil {
 				return err
 			}
@@ -81,7 +66,7 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 	export := &cobra.Command{
 		Use: "export ID", Short: "Export a session as Markdown or JSON", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			l, err := loadByPrefix(store(), args[0])
+			l, err := app.LoadSession(env(), args[0])
 			if err != nil {
 				return err
 			}
@@ -105,26 +90,14 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 	rm := &cobra.Command{
 		Use: "rm ID", Short: "Remove a saved session", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			info, err := store().Find(args[0])
+			info, err := app.RemoveSession(env(), args[0])
 			if err != nil {
 				return err
 			}
-			if err := store().Remove(info.ID); err != nil {
-				return err
-			}
-			app.RemoveCheckpoints(d.getenv, info.ID)
 			fmt.Fprintf(d.stdout, "removed %s (%s) and its checkpoints\n", info.ID, info.Title)
 			return nil
 		},
 	}
 	cmd.AddCommand(list, show, export, rm)
 	return cmd
-}
-
-func loadByPrefix(st session.Store, prefix string) (session.Loaded, error) {
-	info, err := st.Find(prefix)
-	if err != nil {
-		return session.Loaded{}, err
-	}
-	return session.Load(info.Path)
 }

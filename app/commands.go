@@ -1,0 +1,106 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/config"
+)
+
+// Command is a /-command that makes sense without a screen (an editor's
+// menu); Hint describes its argument ("" for none).
+type Command struct {
+	Name, Description, Hint string
+	Run                     func(ctx context.Context, args string) (CommandResult, error)
+}
+
+// CommandResult is what a /-command did: Show is text for the person,
+// Prompt (when set) runs as a turn instead, Turn runs as given.
+type CommandResult struct {
+	Show   string
+	Prompt string
+	Turn   *agent.Turn
+}
+
+// Commands are the REPL's /-commands that make sense without a screen.
+func (r *Run) Commands() []Command {
+	a := r.agent
+	return []Command{
+		{Name: "compact", Description: "summarize the earlier turns to free the context window", Hint: "what to keep (optional)",
+			Run: func(ctx context.Context, args string) (CommandResult, error) {
+				return CommandResult{Turn: a.Compact(ctx, args)}, nil
+			}},
+		{Name: "context", Description: "what the next request carries, by part",
+			Run: func(context.Context, string) (CommandResult, error) {
+				return CommandResult{Show: a.ContextReport().Report(a.ContextSize(), r.ProjectFiles())}, nil
+			}},
+		{Name: "init", Description: "write an AGENTS.md for this repository (you approve the write)",
+			Run: func(context.Context, string) (CommandResult, error) {
+				return CommandResult{Prompt: agent.InitPrompt}, nil
+			}},
+		{Name: "tools", Description: "the tools and whether they ask",
+			Run: func(context.Context, string) (CommandResult, error) {
+				var b strings.Builder
+				b.WriteString(r.Sandbox() + "\n")
+				for _, t := range r.ToolStates() {
+					fmt.Fprintf(&b, "\n- `%s`: %s", t.Name, t.State)
+				}
+				return CommandResult{Show: b.String()}, nil
+			}},
+	}
+}
+
+// EditorServer is an MCP server an editor hands a session.
+type EditorServer struct {
+	Name, Command, URL string
+	Args               []string
+	Env, Headers       map[string]string
+}
+
+// WithEditorServers is cfg with the servers an editor passes added as
+// config entries connected at start (the editor's servers are meant to be
+// there); a name the config already uses gets a suffix. One that the
+// config's rules refuse is left out, and said through report.
+func WithEditorServers(cfg config.Config, servers []EditorServer, report func(string)) config.Config {
+	out := make(map[string]config.MCPConfig, len(cfg.MCP)+len(servers))
+	for k, v := range cfg.MCP {
+		out[k] = v
+	}
+	for _, m := range servers {
+		name := editorServerName(out, m.Name)
+		mc := config.MCPConfig{Command: m.Command, Args: m.Args, Env: m.Env, URL: m.URL, Headers: m.Headers,
+			Eager: true, Description: "passed by the editor"}
+		if err := config.CheckMCP(name, mc); err != nil {
+			report(fmt.Sprintf("the editor's MCP server %q is left out: %v", m.Name, err))
+			continue
+		}
+		out[name] = mc
+	}
+	if len(out) > 0 {
+		cfg.MCP = out
+	}
+	return cfg
+}
+
+// editorServerName is an editor's server name in the characters and the
+// length a tool name's prefix may have, not yet in have.
+func editorServerName(have map[string]config.MCPConfig, given string) string {
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '-'
+	}, given)
+	name = strings.ReplaceAll(name, "__", "_")
+	if len(name) > 20 {
+		name = name[:20]
+	}
+	for base, i := name, 2; ; i++ {
+		if _, taken := have[name]; !taken {
+			return name
+		}
+		name = fmt.Sprintf("%s-%d", base, i)
+	}
+}
