@@ -364,17 +364,25 @@ type IdleAsker interface {
 func (r *Run) HookNotes(report func(string)) { r.voice.hooks.Report = report }
 
 // AskHookTrust makes a front end with a prompt the judge of the project's
-// hooks: a hooks file waiting for trust is asked about now (in the
-// background), a hook whose script changed is asked about when it would
-// run.
+// hooks: a hooks file waiting for trust is asked about now, in the
+// background (the returned channel closes once it is answered, at once
+// when there is nothing to ask), a hook whose script changed is asked
+// about when it would run.
 func (r *Run) AskHookTrust(ctx context.Context, a interface {
 	tool.Approver
 	IdleAsker
-}) {
+}) <-chan struct{} {
 	r.voice.hooks.Retrust = retrust(r.spec.Env.Getenv, a)
-	if r.voice.untrusted != nil {
-		go askTrust(ctx, r.spec.Env.Getenv, a, r.voice)
+	done := make(chan struct{})
+	if r.voice.untrusted == nil {
+		close(done)
+		return done
 	}
+	go func() {
+		defer close(done)
+		askTrust(ctx, r.spec.Env.Getenv, a, r.voice)
+	}()
+	return done
 }
 
 // UntrustedNote is what a front end without a prompt says of project

@@ -38,6 +38,9 @@ type Options struct {
 	Dark *bool
 	// Now is the clock (tests fix it).
 	Now func() time.Time
+	// Input and Output are the terminal (nil: stdin and stdout).
+	Input  io.Reader
+	Output io.Writer
 }
 
 // App is what the REPL drives: everything it does to the session, the

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"golang.org/x/term"
+	"io"
 	"os"
 	"strings"
 
@@ -27,7 +28,18 @@ func (b bridge) OnEvent(e listener.Event) { b.p.Send(agentEventMsg{ev: e}) }
 func Run(ctx context.Context, o Options, ls *listener.List) error {
 	m := New(o)
 	m.ctx = ctx
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(framesPerSecond))
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(framesPerSecond)}
+	if o.Input != nil {
+		opts = append(opts, tea.WithInput(o.Input))
+	}
+	if o.Output != nil {
+		opts = append(opts, tea.WithOutput(o.Output))
+		if f, ok := o.Output.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+			// No terminal to ask: the size of one.
+			opts = append(opts, tea.WithWindowSize(80, 24))
+		}
+	}
+	p := tea.NewProgram(m, opts...)
 	rl := listener.NewRateLimited(bridge{p}, framesPerSecond)
 	ls.Add(rl)
 	if o.Approvals != nil {
@@ -37,8 +49,12 @@ func Run(ctx context.Context, o Options, ls *listener.List) error {
 	if o.Listening != nil {
 		go o.Listening()
 	}
-	if !o.Fullscreen {
-		anchorAtBottom(os.Stdout)
+	var out io.Writer = os.Stdout
+	if o.Output != nil {
+		out = o.Output
+	}
+	if f, ok := out.(*os.File); ok && !o.Fullscreen {
+		anchorAtBottom(f)
 	}
 	_, err := p.Run()
 	return err

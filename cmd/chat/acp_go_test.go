@@ -29,7 +29,6 @@ import (
 type acpEditor struct {
 	t    *testing.T
 	conn *acp.ClientSideConnection
-	cmd  *exec.Cmd
 	in   io.WriteCloser
 
 	mu          sync.Mutex
@@ -42,7 +41,6 @@ type acpEditor struct {
 
 func startEditor(t *testing.T, cmd *exec.Cmd) *acpEditor {
 	t.Helper()
-	e := &acpEditor{t: t, cmd: cmd}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +53,15 @@ func startEditor(t *testing.T, cmd *exec.Cmd) *acpEditor {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	e.in = in
+	return connectEditor(t, in, out, cmd.Wait, func() { cmd.Process.Kill() })
+}
+
+// connectEditor is an editor on chat acp's stdin (in) and stdout (out);
+// wait returns once chat acp ended, kill ends it at once where that can
+// be done.
+func connectEditor(t *testing.T, in io.WriteCloser, out io.Reader, wait func() error, kill func()) *acpEditor {
+	t.Helper()
+	e := &acpEditor{t: t, in: in}
 	pr, pw := io.Pipe()
 	go func() { // every line must be a message
 		lines := bufio.NewScanner(out)
@@ -78,13 +84,15 @@ func startEditor(t *testing.T, cmd *exec.Cmd) *acpEditor {
 	t.Cleanup(func() {
 		in.Close()
 		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
+		go func() { done <- wait() }()
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
+			kill()
 			t.Error("chat acp did not exit after its stdin closed")
 		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		if len(e.stray) > 0 {
 			t.Errorf("chat acp wrote to stdout outside the protocol: %q", e.stray)
 		}

@@ -48,6 +48,8 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Fullscreen:  o.fullscreen,
 		NoColor:     d.getenv("NO_COLOR") != "",
 		Approvals:   approvals,
+		Input:       d.termIn,
+		Output:      d.termOut,
 		// The first frame waits neither for a server to start nor for the
 		// box: they start behind it, the servers' tools join as they come,
 		// and the box's notice says which box is in force before anything

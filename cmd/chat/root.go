@@ -30,6 +30,10 @@ type deps struct {
 	workdir func() (string, error)
 	// environ is the environment children start from (secrets removed).
 	environ func() []string
+	// termIn and termOut are the terminal the REPL draws on (nil: stdin
+	// and stdout, unsanitized: the program writes its own sequences).
+	termIn  io.Reader
+	termOut io.Writer
 }
 
 func defaultDeps() deps {
