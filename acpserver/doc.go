@@ -8,9 +8,10 @@
 // agent's events become session/update notifications through one listener
 // per session, and approvals become session/request_permission requests.
 //
-// It must not wire an agent itself: cmd/chat builds each session with the
-// same wiring as print mode and the REPL (config, tools, sandbox, hooks,
-// sessions on disk) and hands it over through Options.Open. It must not
+// It must not wire an agent itself: each session is an app.Run, built as
+// print mode's and the REPL's are (config, tools, sandbox, hooks, sessions
+// on disk, saved at every turn's end), handed over through Options.Open;
+// what a turn never took comes back through app.Leftovers, as in the REPL. It must not
 // write anywhere but the connection it serves: in `chat acp` stdout is the
 // protocol.
 package acpserver
