@@ -213,6 +213,27 @@ type MCPConfig struct {
 	Timeout time.Duration `toml:"timeout,omitzero"`
 }
 
+// Transport says how the server is reached: "stdio: COMMAND ARGS" or
+// "http: URL", with the names of its environment and headers (values may
+// be secrets: only names are shown).
+func (m MCPConfig) Transport() string {
+	t := "stdio: " + strings.Join(append([]string{m.Command}, m.Args...), " ")
+	if m.URL != "" {
+		t = "http: " + m.URL
+	}
+	var keys []string
+	for _, kv := range []map[string]string{m.Env, m.Headers} {
+		for k := range kv {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		slices.Sort(keys)
+		t += " (" + strings.Join(keys, ", ") + ")"
+	}
+	return t
+}
+
 // CheckMCP says what is wrong with a server's entry, nil when nothing.
 func CheckMCP(name string, m MCPConfig) error {
 	if name == "" || len(name) > 24 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" || strings.Contains(name, "__") {

@@ -164,3 +164,16 @@ func TestCompactAt(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPTransportShowsNoSecret: how a server is reached, with the names
+// of its environment and headers and never their values.
+func TestMCPTransportShowsNoSecret(t *testing.T) {
+	stdio := MCPConfig{Command: "npx", Args: []string{"-y", "server"}, Env: map[string]string{"TOKEN": "sk-secret"}}
+	http := MCPConfig{URL: "https://example.com/mcp", Headers: map[string]string{"Authorization": "Bearer sk-secret", "X-A": "1"}}
+	if got := stdio.Transport(); got != "stdio: npx -y server (TOKEN)" {
+		t.Fatalf("stdio: %q", got)
+	}
+	if got := http.Transport(); got != "http: https://example.com/mcp (Authorization, X-A)" || strings.Contains(got, "secret") {
+		t.Fatalf("http: %q", got)
+	}
+}

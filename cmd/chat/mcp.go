@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -44,19 +43,11 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tALLOWED\tDESCRIPTION")
 			for _, n := range names {
 				m := cfg.MCP[n]
-				// Values of env and headers may be secrets: only names are shown.
-				transport := "stdio: " + strings.Join(append([]string{m.Command}, m.Args...), " ")
-				if m.URL != "" {
-					transport = "http: " + m.URL
-				}
-				if keys := keysOf(m.Env, m.Headers); keys != "" {
-					transport += " (" + keys + ")"
-				}
 				connects := "when asked"
 				if m.Eager {
 					connects = "at start"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, transport, connects, strings.Join(m.Allow, ","), clip.FirstLine(m.Description))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, m.Transport(), connects, strings.Join(m.Allow, ","), clip.FirstLine(m.Description))
 			}
 			return tw.Flush()
 		},
@@ -104,17 +95,6 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 	}
 	cmd.AddCommand(list, addCmd, rm)
 	return cmd
-}
-
-func keysOf(maps ...map[string]string) string {
-	var keys []string
-	for _, m := range maps {
-		for k := range m {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ", ")
 }
 
 func pairs(flag string, kvs []string) (map[string]string, error) {

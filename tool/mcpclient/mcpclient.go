@@ -313,10 +313,7 @@ func (s *Servers) States() []State {
 	var out []State
 	for _, n := range s.Names() {
 		cfg := s.conf[n]
-		st := State{Name: n, Description: cfg.Description, Status: "not connected", Transport: "stdio: " + cfg.Command}
-		if cfg.URL != "" {
-			st.Transport = "http: " + cfg.URL
-		}
+		st := State{Name: n, Description: cfg.Description, Status: "not connected", Transport: cfg.Transport()}
 		if err := s.failed[n]; err != nil {
 			st.Status = "failed: " + err.Error()
 		}
