@@ -165,9 +165,7 @@ tools = ["fetch_url"]
 	if err := r.SetMode("reviewer"); err != nil || r.Persona() != "reviewer" {
 		t.Fatalf("mode reviewer: %v %q", err, r.Persona())
 	}
-	if _, err := r.Agent().Run(context.Background(), "hello"); err != nil {
-		t.Fatal(err)
-	}
+	ask(t, r, "hello")
 	r.Close()
 
 	resumed := m.configured(t, srv, `
@@ -280,9 +278,7 @@ func TestSavedSessions(t *testing.T) {
 	spec := m.spec(srv)
 	spec.Config.Models = map[string]config.ModelConfig{"scripted-model": {InputPerMTok: new(1.0), OutputPerMTok: new(2.0)}}
 	r := open(t, spec)
-	if _, err := r.Agent().Run(context.Background(), "write a"); err != nil {
-		t.Fatal(err)
-	}
+	ask(t, r, "write a")
 	id := r.SessionID()
 	store := r.Sessions()
 	infos, err := store.List()
@@ -342,17 +338,11 @@ func TestEditsAndScreen(t *testing.T) {
 	srv.SetFallback(oaitest.Echoer{}.Reply)
 	m := newMachine(t)
 	spec := m.spec(srv)
-	spec.Config.Checkpoints.MaxSizeMB = -1
 	r := open(t, spec)
 	defer r.Close()
-	var notes []string
-	r.OnScreen(func(s string) { notes = append(notes, s) })
+	r.OnScreen(func(string) {})
 	ctx := context.Background()
-	for _, q := range []string{"first", "second"} {
-		if _, err := r.Agent().Run(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ask(t, r, "first", "second")
 	e := r.Edits()
 	q, ok := e.LastQuestion()
 	if !ok || q.Content != "second" {
@@ -419,7 +409,5 @@ func TestStartWithoutEverything(t *testing.T) {
 	if n := r.Agent().ContextWindow(); n != 8192 {
 		t.Fatalf("window %d", n)
 	}
-	if _, err := r.Agent().Run(context.Background(), "hello"); err != nil {
-		t.Fatal(err)
-	}
+	ask(t, r, "hello")
 }

@@ -15,22 +15,15 @@ import (
 
 	"github.com/chatrepl/chat/internal/oaitest"
 	"github.com/chatrepl/chat/session"
-	"github.com/chatrepl/chat/tool"
 )
 
 // noise writes a file of incompressible bytes each call.
 type noise struct {
-	tool.Unreviewed
+	stub
 	dir string
 	n   *atomic.Int32
 }
 
-func (noise) Name() string        { return "noise" }
-func (noise) Description() string { return "writes noise" }
-func (noise) Parameters() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{}}`)
-}
-func (noise) Timeout() time.Duration { return 0 }
 func (w noise) Run(context.Context, json.RawMessage) (string, error) {
 	b := make([]byte, 700<<10)
 	_, _ = rand.Read(b)
@@ -49,12 +42,8 @@ func TestCheckpointNotesWaitForRewind(t *testing.T) {
 	r := open(t, spec)
 	defer r.Close()
 	r.OnScreen(func(string) {})
-	r.Agent().Tools().Add(noise{dir: m.env.Workdir, n: &atomic.Int32{}})
-	for _, q := range []string{"one", "two", "three"} {
-		if _, err := r.Agent().Run(context.Background(), q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	r.Agent().Tools().Add(noise{stub{name: "noise"}, m.env.Workdir, &atomic.Int32{}})
+	ask(t, r, "one", "two", "three")
 	turns, err := r.Rewinder().Turns()
 	if err != nil || !strings.Contains(turns, "note: checkpoints passed 1 MiB") {
 		t.Fatalf("%v\n%s", err, turns)

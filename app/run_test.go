@@ -55,6 +55,27 @@ func write(path, content string) oaitest.Reply {
 	return oaitest.Answer{Calls: []oaitest.Call{{ID: "call_" + path, Name: "write_file", Args: string(args)}}}
 }
 
+// ask puts each question to the run's agent in turn.
+func ask(t *testing.T, r *Run, questions ...string) {
+	t.Helper()
+	for _, q := range questions {
+		if _, err := r.Agent().Run(context.Background(), q); err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+	}
+}
+
+// stub gives a test tool its name and an empty schema.
+type stub struct {
+	tool.Unreviewed
+	name string
+}
+
+func (s stub) Name() string              { return s.name }
+func (stub) Description() string         { return "a test tool" }
+func (stub) Parameters() json.RawMessage { return json.RawMessage(`{"type":"object","properties":{}}`) }
+func (stub) Timeout() time.Duration      { return 0 }
+
 func open(t *testing.T, spec Spec) *Run {
 	t.Helper()
 	r, err := Open(context.Background(), spec)
@@ -73,12 +94,7 @@ func TestRunCheckpointsRewindsAndResumes(t *testing.T) {
 		write("b.txt", "two\n"), oaitest.Answer{Text: "wrote b"})
 	m := newMachine(t)
 	r := open(t, m.spec(srv))
-	ctx := context.Background()
-	for _, q := range []string{"write a", "write b"} {
-		if _, err := r.Agent().Run(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ask(t, r, "write a", "write b")
 	rw := r.Rewinder()
 	turns, err := rw.Turns()
 	if err != nil || !strings.Contains(turns, "+ a.txt") || !strings.Contains(turns, "+ b.txt") {
@@ -114,16 +130,10 @@ func TestRunCheckpointsRewindsAndResumes(t *testing.T) {
 // writer is a tool that writes a file and says nothing of what it
 // changes: it is checkpointed all the same.
 type writer struct {
-	tool.Unreviewed
+	stub
 	path string
 }
 
-func (writer) Name() string        { return "scribble" }
-func (writer) Description() string { return "writes" }
-func (writer) Parameters() json.RawMessage {
-	return json.RawMessage(`{"type":"object","properties":{}}`)
-}
-func (writer) Timeout() time.Duration { return 0 }
 func (w writer) Run(context.Context, json.RawMessage) (string, error) {
 	return "ok", os.WriteFile(w.path, []byte("scribbled\n"), 0o644)
 }
@@ -135,7 +145,7 @@ func TestAToolThatDoesNotSayIsCheckpointed(t *testing.T) {
 	m := newMachine(t)
 	r := open(t, m.spec(srv))
 	defer r.Close()
-	r.Agent().Tools().Add(writer{path: filepath.Join(m.env.Workdir, "s.txt")})
+	r.Agent().Tools().Add(writer{stub{name: "scribble"}, filepath.Join(m.env.Workdir, "s.txt")})
 	if _, err := r.Agent().Run(context.Background(), "scribble"); err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +191,7 @@ func TestEditsAreSaved(t *testing.T) {
 	srv := oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})
 	m := newMachine(t)
 	r := open(t, m.spec(srv))
-	for _, q := range []string{"first", "second"} {
-		if _, err := r.Agent().Run(context.Background(), q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ask(t, r, "first", "second")
 	q, err := r.Edits().DropLastExchange()
 	if err != nil || q.Content != "second" {
 		t.Fatalf("undo: %v %q", err, q.Content)

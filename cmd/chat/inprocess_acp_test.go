@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,11 +15,8 @@ import (
 // acpInProcess runs chat acp in-process, an editor on its pipes.
 func (w *world) acpInProcess(args ...string) *acpEditor {
 	w.t.Helper()
-	d, _, _ := testDeps(w.t, w.env)
+	d, _, _ := w.deps()
 	d.stderr = io.Discard
-	d.workdir = func() (string, error) { return w.wd, nil }
-	d.signals = func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} }
-	d.environ = func() []string { return []string{"PATH=" + w.env["PATH"], "HOME=" + w.home} }
 	toChat, editorOut := io.Pipe()
 	chatOut, toEditor := io.Pipe()
 	d.stdin, d.stdout = toChat, toEditor

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -19,11 +18,8 @@ import (
 // after a deadline) with what went to stderr.
 func (w *world) repl(keys func(type_ func(string)), args ...string) string {
 	w.t.Helper()
-	d, _, errOut := testDeps(w.t, w.env)
-	d.workdir = func() (string, error) { return w.wd, nil }
+	d, _, errOut := w.deps()
 	d.stdinIsTTY = func() bool { return true }
-	d.signals = func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} }
-	d.environ = func() []string { return []string{"PATH=" + w.env["PATH"], "HOME=" + w.home} }
 	in, typed := io.Pipe()
 	screen := &lockedBuffer{}
 	d.termIn, d.termOut = in, screen

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -35,19 +36,10 @@ func newWorld(t *testing.T, srv *oaitest.Server) *world {
 // exit status, as main would make it.
 func (w *world) run(stdin string, args ...string) (stdout, stderr string, code int) {
 	w.t.Helper()
-	d, out, errOut := testDeps(w.t, w.env)
-	d.workdir = func() (string, error) { return w.wd, nil }
+	d, out, errOut := w.deps()
 	d.stdin = strings.NewReader(stdin)
 	d.stdinIsTTY = func() bool { return false }
 	d.stdinHasData = func() bool { return stdin != "" }
-	d.signals = func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} }
-	d.environ = func() []string {
-		var e []string
-		for k, v := range w.env {
-			e = append(e, k+"="+v)
-		}
-		return e
-	}
 	cmd := newRootCmd(d, nil)
 	cmd.SetArgs(args)
 	err := cmd.Execute()
@@ -60,6 +52,22 @@ func (w *world) run(stdin string, args ...string) (stdout, stderr string, code i
 		code = 1
 	}
 	return out.String(), errOut.String(), code
+}
+
+// deps is the world's machine for one in-process run: its home and
+// working directory, its environment, no signals.
+func (w *world) deps() (deps, *bytes.Buffer, *bytes.Buffer) {
+	d, out, errOut := testDeps(w.t, w.env)
+	d.workdir = func() (string, error) { return w.wd, nil }
+	d.signals = func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} }
+	d.environ = func() []string {
+		var e []string
+		for k, v := range w.env {
+			e = append(e, k+"="+v)
+		}
+		return e
+	}
+	return d, out, errOut
 }
 
 func (w *world) file(rel, content string) {
