@@ -154,6 +154,14 @@ func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput
 		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
 	}
 	status, err := s.runIn(ctx, box, command, out)
+	if errors.Is(err, sandbox.ErrBoxGone) {
+		// The box died before it took the command (a command before this
+		// one killed it): nothing ran, so it runs once, in a new box.
+		if box, err = s.Shell.runningWith(true, guard.Protected()); err != nil {
+			return 0, fmt.Errorf("the sandbox could not start again, so the command was not run: %w", err)
+		}
+		status, err = s.runIn(ctx, box, command, out)
+	}
 	if undone := guard.Undo(); len(undone) > 0 {
 		_, _ = out.Write([]byte("[chat undid what this command made that would run a program outside the sandbox: " + strings.Join(undone, ", ") + "]\n"))
 	}

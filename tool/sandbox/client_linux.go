@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,6 +47,9 @@ type Box struct {
 	done  chan struct{} // closed when the box process has ended
 	stop  chan struct{} // closed by Close
 	once  sync.Once
+	// gone: the box was seen dead (its socket refused a command) before
+	// its process was reaped: the next command starts a new box.
+	gone atomic.Bool
 }
 
 // Start launches a box for spec with the strongest engine that works
@@ -249,6 +253,9 @@ func (b *Box) Close() {
 
 // Alive reports whether the box can still run commands.
 func (b *Box) Alive() bool {
+	if b.gone.Load() {
+		return false
+	}
 	select {
 	case <-b.done:
 		return false
@@ -258,9 +265,6 @@ func (b *Box) Alive() bool {
 		return true
 	}
 }
-
-// ErrBoxGone is a command sent to a box that has ended.
-var ErrBoxGone = errors.New("the sandbox has ended")
 
 // Run runs argv (argv[0] an absolute path) in the box with env in dir,
 // copying its output (stdout and stderr together) to out. It returns the
@@ -289,6 +293,7 @@ func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Wr
 	if err != nil {
 		pr.Close()
 		unix.Close(mine)
+		b.gone.Store(true)
 		return 0, fmt.Errorf("%w (%v)", ErrBoxGone, err)
 	}
 	copied := make(chan struct{})
@@ -299,7 +304,10 @@ func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Wr
 	answered := make(chan reply, 1)
 	go func() {
 		r, err := readReply(mine)
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
+			b.gone.Store(true)
+			r = reply{Error: "the sandbox ended while the command ran"}
+		} else if err != nil {
 			r = reply{Error: "the sandbox ended while the command ran"}
 		}
 		answered <- r
