@@ -104,6 +104,10 @@ func (e *events) OnEvent(ev listener.Event) {
 		if agent == "" {
 			e.note("The step budget ran out (" + ev.Reason + "); the answer is written from what was gathered.")
 		}
+	case listener.Plan:
+		if agent == "" { // the editor draws the session's own list
+			e.out.push(update{u: planUpdate(ev)})
+		}
 	case listener.Compacted:
 		e.note(listener.CompactedText(ev))
 	case listener.Retry:
@@ -274,4 +278,14 @@ func clipTail(s string, max int) string {
 		s = s[i+1:]
 	}
 	return "…\n" + s
+}
+
+// planUpdate is the agent's task list as the protocol's plan: the whole
+// list each time, as the protocol wants.
+func planUpdate(p listener.Plan) acp.SessionUpdate {
+	entries := make([]acp.PlanEntry, len(p.Steps))
+	for i, s := range p.Steps {
+		entries[i] = acp.PlanEntry{Content: s.Step, Priority: acp.PlanEntryPriorityMedium, Status: acp.PlanEntryStatus(s.Status)}
+	}
+	return acp.UpdatePlan(entries...)
 }

@@ -245,6 +245,9 @@ func (t *turn) runBatch(calls []session.ToolCall) error {
 		}
 		t.sess.Append(msg)
 		t.emit(listener.ToolResult{Origin: t.origin, ID: c.ID, Name: c.Name, Content: res.Content, Err: res.Err})
+		if p, ok := planEvent(t.origin, c, res.Err != nil); ok {
+			t.emit(p)
+		}
 	}
 	return nil
 }
@@ -295,9 +298,14 @@ func (t *turn) synthesize(limit error) error {
 	}
 	id := listener.SynthesizerID(o.ID)
 	t.a.awaitWindow(o.Cancellable.Context()) // the transcript is sized to it
+	var tasks string
+	if p, ok := LatestPlan(t.sess.Messages()); ok {
+		tasks = p.Summary()
+	}
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
 		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
 		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(), Price: t.price(),
+		Tasks: tasks,
 	}, t.request, evidence)
 	if msg.Usage != nil {
 		t.result.Usage = t.result.Usage.Add(*msg.Usage)

@@ -236,7 +236,8 @@ type extended struct {
 // has: the agent tool when there are personas, the skill tool when there
 // are skills (their folders readable without asking).
 func extensions(spec Spec, full *tool.Set) (extended, error) {
-	var ext extended
+	// The task list is offered in every mode: the prompt says when to keep one.
+	ext := extended{adverts: []agent.Advert{{Tool: tool.PlanName, Text: agent.PlanAdvert}}}
 	env, cfg := spec.Env, spec.Config
 	defs, err := Definitions(cfg, spec.AgentsDir)
 	if err != nil {

@@ -2,6 +2,7 @@ package listener
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -144,6 +145,13 @@ type (
 		Origin
 		Err error
 	}
+	// Plan is the agent's task list as it just set it (update_plan): every
+	// step with its status.
+	Plan struct {
+		Origin
+		Explanation string
+		Steps       []PlanStep
+	}
 	// TurnDone is always the last event of a turn, whatever its outcome.
 	TurnDone struct {
 		Origin
@@ -169,6 +177,41 @@ func (Notice) Kind() string         { return "notice" }
 func (Error) Kind() string          { return "error" }
 func (Rescued) Kind() string        { return "rescued" }
 func (TurnDone) Kind() string       { return "turn_done" }
+func (Plan) Kind() string           { return "plan" }
+
+// PlanStep is one step of a task list; Status is "pending",
+// "in_progress" or "completed".
+type PlanStep struct {
+	Step   string `json:"step"`
+	Status string `json:"status"`
+}
+
+// PlanMark is how a step's status is drawn in a checklist.
+func PlanMark(status string) string {
+	switch status {
+	case "completed":
+		return "✔"
+	case "in_progress":
+		return "▸"
+	}
+	return "○"
+}
+
+// PlanText is a task list as plain lines, one step each, made inert.
+func PlanText(steps []PlanStep) string {
+	var b strings.Builder
+	done := 0
+	for _, s := range steps {
+		if s.Status == "completed" {
+			done++
+		}
+	}
+	fmt.Fprintf(&b, "plan (%d of %d done)", done, len(steps))
+	for _, s := range steps {
+		b.WriteString("\n  " + PlanMark(s.Status) + " " + oneLine(VisibleString(s.Step), 200))
+	}
+	return b.String()
+}
 
 // CompactedText is how front ends announce a compaction.
 func CompactedText(e Compacted) string {

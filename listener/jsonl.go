@@ -49,6 +49,7 @@ type jsonEvent struct {
 	Cost        *float64       `json:"cost_usd,omitempty"`
 	Format      string         `json:"format,omitempty"`
 	Calls       int            `json:"calls,omitempty"`
+	Steps       []PlanStep     `json:"steps,omitempty"`
 }
 
 // OnEvent implements Listener.
@@ -68,6 +69,8 @@ func (j *JSONL) OnEvent(e Event) {
 		v.Text, v.ToolCalls, v.Synthesized, v.Finish = e.Text, e.ToolCalls, e.Synthesized, e.Finish
 	case ToolCall:
 		v.ID, v.Name, v.Arguments = e.ID, e.Name, e.Arguments
+	case Plan:
+		v.Text, v.Steps = e.Explanation, e.Steps
 	case ToolOutput:
 		v.ID, v.Name, v.Text = e.ID, e.Name, e.Text
 	case ToolResult:

@@ -118,6 +118,11 @@ func (t *Terminal) OnEvent(e Event) {
 	case Notice:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, oneLine(String(e.Text), 500))
+	case Plan:
+		// Each change of the list, on the diagnostics stream: the answer
+		// stays clean for a pipe.
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%s%s\n", t.indent, strings.ReplaceAll(PlanText(e.Steps), "\n", "\n"+t.indent))
 	case FallbackNotice:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s! %s\n", t.indent, e.Reason)

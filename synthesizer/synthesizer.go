@@ -42,6 +42,9 @@ type Options struct {
 	Window int
 	// Price puts the answer's cost in its Usage event (nil: unpriced).
 	Price emit.Price
+	// Tasks is the task list the assistant left, in one line ("done: ….
+	// left: …"; "" when it kept none): the answer says where it stands.
+	Tasks string
 }
 
 // Run returns the synthesized assistant message (marked Synthesized).
@@ -52,7 +55,7 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 		NoStream: o.NoStream,
 		Messages: []session.Message{
 			session.System(SystemPrompt),
-			session.User(prompt(request, history, transcriptLimit(o.Window))),
+			session.User(prompt(request, history, transcriptLimit(o.Window), o.Tasks)),
 		},
 	}
 	resp, err := o.Client.Complete(ctx, req, emit.Handler(o.Listeners, origin, o.Cancellable))
@@ -75,12 +78,18 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 // Prompt is the user message of the synthesis: the request and the
 // transcript of evidence.
 func Prompt(request string, history []session.Message) string {
-	return prompt(request, history, maxTranscriptChars)
+	return prompt(request, history, maxTranscriptChars, "")
 }
 
-func prompt(request string, history []session.Message, limit int) string {
-	return "The user's request:\n<request>\n" + request + "\n</request>\n\nTranscript of the work so far:\n<transcript>\n" +
-		transcript(history, limit) + "</transcript>\n\nWrite the final answer to the request now."
+func prompt(request string, history []session.Message, limit int, tasks string) string {
+	p := "The user's request:\n<request>\n" + request + "\n</request>\n\nTranscript of the work so far:\n<transcript>\n" +
+		transcript(history, limit) + "</transcript>\n\n"
+	if tasks != "" {
+		p += "The assistant's task list as it left it:\n<tasks>\n" + tasks + "\n</tasks>\n\n" +
+			"Write the final answer to the request now, and say which of those tasks are done and which are left."
+		return p
+	}
+	return p + "Write the final answer to the request now."
 }
 
 // transcriptLimit is how many bytes of transcript fit a window of tokens,

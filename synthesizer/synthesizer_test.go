@@ -53,7 +53,7 @@ func TestTranscriptFitsTheWindow(t *testing.T) {
 		history = append(history, session.User(strings.Repeat("word ", 300)), session.Assistant("answer"))
 	}
 	history = append(history, session.User("the newest question"))
-	p := prompt("req", history, transcriptLimit(4096))
+	p := prompt("req", history, transcriptLimit(4096), "")
 	if session.TextTokens(len(p)) > 4096*3/4 || !strings.Contains(p, "the newest question") {
 		t.Fatalf("%d bytes", len(p))
 	}

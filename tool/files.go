@@ -197,7 +197,7 @@ func matches(glob, name string) bool {
 func Builtins(ws Workspace) []Tool {
 	return []Tool{ReadFile{reader[readFileName]{Workspace: ws}}, ListFiles{reader[listFilesName]{Workspace: ws}},
 		Grep{reader[grepName]{Workspace: ws}}, FetchURL{},
-		WriteFile{Workspace: ws}, EditFile{Workspace: ws}, RunShell{Workspace: ws}}
+		WriteFile{Workspace: ws}, EditFile{Workspace: ws}, RunShell{Workspace: ws}, UpdatePlan{}}
 }
 
 // Confined reports whether t is one of the read tools that run freely

@@ -458,6 +458,11 @@ func (m *Model) showResumed(msgs []session.Message) {
 			break
 		}
 	}
+	if p := currentPlan(msgs); len(p.steps) > 0 && p.left() > 0 {
+		m.plan = p
+		m.plan.changed = true
+		m.printPlan()
+	}
 	// Calls chat stopped in the middle of: said now, with what happens
 	// to them, not only under the next message as if they ran again.
 	started, waiting := session.SplitStarted(session.PendingCalls(msgs))

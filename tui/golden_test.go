@@ -60,6 +60,30 @@ func TestGoldenViews(t *testing.T) {
 			f.event(listener.Assistant{Origin: so, Text: "From the listings: a Go project with nine packages.", Synthesized: true})
 			f.send(turnDoneMsg{turn: 1})
 		}},
+		{"plan", func(f *fixture) {
+			f.busy("Add a --json flag to the export command.")
+			f.event(listener.Plan{Origin: o, Steps: []listener.PlanStep{
+				{Step: "read how export writes Markdown", Status: "completed"},
+				{Step: "add the flag and a JSON writer", Status: "in_progress"},
+				{Step: "test both formats", Status: "pending"},
+				{Step: "say it in the README", Status: "pending"}}})
+			f.event(listener.ToolCall{Origin: o, ID: "c1", Name: "edit_file", Arguments: `{"path": "cmd/export.go"}`})
+		}},
+		{"plan-long", func(f *fixture) {
+			f.busy("Port every package.")
+			var steps []listener.PlanStep
+			for i := 1; i <= 14; i++ {
+				status := "pending"
+				switch {
+				case i < 6:
+					status = "completed"
+				case i == 6:
+					status = "in_progress"
+				}
+				steps = append(steps, listener.PlanStep{Step: fmt.Sprintf("port package %d", i), Status: status})
+			}
+			f.event(listener.Plan{Origin: o, Steps: steps})
+		}},
 		{"cancelled", func(f *fixture) {
 			f.busy("Write a long story.")
 			f.event(listener.AssistantDelta{Origin: o, Text: "Once upon a time, in a terminal far away"})

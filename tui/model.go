@@ -195,7 +195,8 @@ type Model struct {
 	lastEsc   time.Time
 	editing   string // id of the user message being edited (Esc Esc)
 	picker    *picker
-	app       App // the run the REPL drives
+	app       App      // the run the REPL drives
+	plan      taskList // the agent's task list
 	price     func(model string, u session.Usage) (float64, bool)
 	edits     *app.Edits // the history edits, saved by the application layer
 	asking    *asking    // a tool waits for approval
@@ -273,6 +274,9 @@ func (m *Model) Init() tea.Cmd {
 // status bar.
 func (m *Model) belowApproval() string {
 	var parts []string
+	if p := m.planLive(); p != "" {
+		parts = append(parts, p)
+	}
 	if p := m.pendingView(); p != "" {
 		parts = append(parts, p)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -566,5 +567,58 @@ func TestPendingItemsHaveIdentities(t *testing.T) {
 	f.send(press("ctrl+c"))
 	if got := f.m.input.value(); got != "yes" {
 		t.Fatalf("after the cancel the input holds %q", got)
+	}
+}
+
+// TestPlanUpdatesInPlace: the task list is redrawn in place as the agent
+// updates it (no transcript line per update), a sub-agent's list is not
+// the session's, and the list as the turn left it is printed once when
+// the turn ends.
+func TestPlanUpdatesInPlace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.busy("do three things")
+	o := listener.Origin{Turn: f.m.turn}
+	step := func(statuses ...string) []listener.PlanStep {
+		var out []listener.PlanStep
+		for i, s := range statuses {
+			out = append(out, listener.PlanStep{Step: fmt.Sprintf("thing %d", i+1), Status: s})
+		}
+		return out
+	}
+	before := f.printed()
+	f.event(listener.Plan{Origin: o, Steps: step("in_progress", "pending", "pending")})
+	f.event(listener.Plan{Origin: o, Steps: step("completed", "in_progress", "pending")})
+	f.event(listener.Plan{Origin: listener.Origin{Agent: "helper 0", Turn: o.Turn}, Steps: step("pending")})
+	if f.printed() != before {
+		t.Fatalf("an update printed a line:\n%s", f.printed())
+	}
+	view := ansi.Strip(f.m.View().Content)
+	if !strings.Contains(view, "plan · 1 of 3 done") || !strings.Contains(view, "▸ thing 2") || strings.Count(view, "thing 1") != 1 {
+		t.Fatalf("live:\n%s", view)
+	}
+	f.send(turnDoneMsg{turn: o.Turn})
+	if got := f.printed(); strings.Count(got, "plan · 1 of 3 done") != 1 || !strings.Contains(got, "✔ thing 1") {
+		t.Fatalf("printed at the end:\n%s", got)
+	}
+	if strings.Contains(ansi.Strip(f.m.View().Content), "plan ·") {
+		t.Fatal("the list stays live after the turn")
+	}
+	f.busy("next")
+	f.send(turnDoneMsg{turn: f.m.turn})
+	if got := f.printed(); strings.Count(got, "plan · 1 of 3 done") != 1 {
+		t.Fatalf("a turn that did not change the list printed it again:\n%s", got)
+	}
+}
+
+// TestResumedSessionShowsItsPlan: a session resumed with steps of its
+// task list left shows the list where it stopped.
+func TestResumedSessionShowsItsPlan(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	call := session.ToolCall{ID: "p1", Name: "update_plan", Arguments: `{"plan":[{"step":"one","status":"completed"},{"step":"two","status":"in_progress"}]}`}
+	f.m.showResumed([]session.Message{session.User("go"), session.Assistant("", call), session.ToolResult(call, "Plan updated"), session.Assistant("half way")})
+	if got := f.printed(); !strings.Contains(got, "plan · 1 of 2 done") || !strings.Contains(got, "▸ two") {
+		t.Fatalf("resumed:\n%s", got)
 	}
 }

@@ -39,6 +39,7 @@ func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
 	m.live = liveTurn{state: state}
 	m.notice = ""
 	m.turn = turn.ID
+	m.plan.changed = false
 	run := func() tea.Msg {
 		o := turn.Run()
 		return turnDoneMsg{turn: o.Turn, res: o.Result, err: o.Err}
@@ -67,6 +68,7 @@ func (m *Model) cancel() tea.Cmd {
 }
 
 func (m *Model) endTurn() {
+	m.printPlan()
 	m.busy = false
 	m.live = liveTurn{}
 	m.asking = nil // its approver returns: the turn's context is done
@@ -151,6 +153,8 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		m.live.state = "waiting for the model"
 	case listener.Notice:
 		m.print(m.noticeBlock(m.st.warn, listener.VisibleString(e.Text)))
+	case listener.Plan:
+		m.onPlan(e)
 	case listener.FallbackNotice:
 		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
 		m.live.state = "synthesizing"

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+// taskList is the agent's task list as the REPL shows it: live above the
+// input while a turn runs (redrawn in place at each update, never a line
+// per update), and printed once, final, into the scrollback when a turn
+// that changed it ends.
+type taskList struct {
+	steps   []listener.PlanStep
+	changed bool // updated during the running turn: printed when it ends
+}
+
+// maxLivePlanRows bounds the live list: a long plan shows what is done
+// as a count and the steps around the current one.
+const maxLivePlanRows = 8
+
+// currentPlan is the list the conversation holds now (a resumed session
+// shows the list it left, when steps are left).
+func currentPlan(msgs []session.Message) taskList {
+	p, ok := agent.LatestPlan(msgs)
+	if !ok {
+		return taskList{}
+	}
+	steps := make([]listener.PlanStep, len(p.Steps))
+	for i, s := range p.Steps {
+		steps[i] = listener.PlanStep{Step: s.Step, Status: s.Status}
+	}
+	return taskList{steps: steps}
+}
+
+func (m *Model) onPlan(e listener.Plan) {
+	m.plan.steps, m.plan.changed = e.Steps, true
+}
+
+// planLive is the live checklist while a turn that updated it runs (""
+// otherwise: a finished list does not follow every later turn around).
+func (m *Model) planLive() string {
+	if !m.busy || !m.plan.changed || len(m.plan.steps) == 0 {
+		return ""
+	}
+	steps := m.plan.steps
+	var lines []string
+	more := 0
+	if len(steps) > maxLivePlanRows {
+		// The completed steps before the first open one become a count,
+		// and what does not fit after it another.
+		first := 0
+		for first < len(steps) && steps[first].Status == "completed" {
+			first++
+		}
+		if first > 0 {
+			lines = append(lines, m.st.dim.Render(fmt.Sprintf("  ✔ %d done", first)))
+			steps = steps[first:]
+		}
+		if room := maxLivePlanRows - len(lines); len(steps) > room {
+			more = len(steps) - (room - 1)
+			steps = steps[:room-1]
+		}
+	}
+	for _, s := range steps {
+		lines = append(lines, m.planLine(s))
+	}
+	if more > 0 {
+		lines = append(lines, m.st.dim.Render(fmt.Sprintf("  … %d more", more)))
+	}
+	return m.st.hint.Render(m.planHead()) + "\n" + strings.Join(lines, "\n")
+}
+
+// planHead counts what is done.
+func (m *Model) planHead() string {
+	done := 0
+	for _, s := range m.plan.steps {
+		if s.Status == "completed" {
+			done++
+		}
+	}
+	return fmt.Sprintf("plan · %d of %d done", done, len(m.plan.steps))
+}
+
+func (m *Model) planLine(s listener.PlanStep) string {
+	text := truncateWidth(visibleLine(s.Step), max(m.width-4, 10))
+	line := "  " + listener.PlanMark(s.Status) + " " + text
+	switch s.Status {
+	case "completed":
+		return m.st.dim.Render(line)
+	case "in_progress":
+		return m.st.statusHi.Render(line)
+	}
+	return line
+}
+
+// printPlan puts the list as the turn left it into the scrollback, once.
+func (m *Model) printPlan() {
+	if !m.plan.changed || len(m.plan.steps) == 0 {
+		return
+	}
+	m.plan.changed = false
+	lines := []string{m.st.hint.Render(m.planHead())}
+	for _, s := range m.plan.steps {
+		lines = append(lines, m.planLine(s))
+	}
+	m.print(strings.Join(lines, "\n"))
+}
+
+// left counts the steps not completed.
+func (l taskList) left() int {
+	n := 0
+	for _, s := range l.steps {
+		if s.Status != "completed" {
+			n++
+		}
+	}
+	return n
+}
