@@ -47,7 +47,6 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	// A client that prompts knows the session, however its answer to
 	// session/new was written.
 	l.out.release()
-	a := l.s.Agent
 	var t *agent.Turn
 	if name, args, ok := strings.Cut(strings.TrimSpace(text)+" ", " "); ok && strings.HasPrefix(name, "/") && len(files) == 0 {
 		for _, c := range l.s.Commands {
@@ -73,7 +72,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	l.events.beginTurn()
 	l.setRunning(true)
 	if t == nil {
-		t = a.NewTurn(ctx, text, files...)
+		t = l.s.newTurn(ctx, text, files...)
 	}
 	out := t.Run()
 	// Text steered in after the turn's last look at the Interloper goes
@@ -87,7 +86,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 			l.s.Interloper.Push(m)
 		}
 		l.out.push(update{u: acp.UpdateUserMessageText(more[0])})
-		out = a.NewTurn(ctx, more[0]).Run()
+		out = l.s.newTurn(ctx, more[0]).Run()
 	}
 	unsent := l.stopRunning()
 	// What is said rather than failed: a message the person's hook

@@ -18,6 +18,7 @@ import (
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
 )
 
@@ -66,6 +67,9 @@ type Session struct {
 	ID         string
 	Agent      *agent.Agent
 	Interloper *control.Interloper
+	// NewTurn is a turn of Agent as the run sends it (plan mode says what
+	// it asks of the model); nil: Agent.NewTurn.
+	NewTurn func(ctx context.Context, text string, files ...session.FilePart) *agent.Turn
 	// Modes the editor may switch between (nil: none); Mode is the
 	// current one, SetMode switches.
 	Modes   []Mode
@@ -76,6 +80,13 @@ type Session struct {
 	// Close ends the session. (The run saves the session when a turn
 	// ends, healing after a cancel included: app.Run.)
 	Close func()
+}
+
+func (s *Session) newTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
+	if s.NewTurn != nil {
+		return s.NewTurn(ctx, text, files...)
+	}
+	return s.Agent.NewTurn(ctx, text, files...)
 }
 
 // Mode is a session mode: a sandbox mode, a persona, or both.

@@ -150,7 +150,7 @@ tools = ["fetch_url"]
 		t.Fatalf("personas %s", got)
 	}
 	modes, current := r.Modes()
-	if current != "reviewer" || len(modes) != 3 || modes[0].ID != DefaultAgentName {
+	if current != "reviewer" || len(modes) != 4 || modes[0].ID != PlanModeID || modes[1].ID != DefaultAgentName {
 		t.Fatalf("modes %+v, current %q", modes, current)
 	}
 	if err := r.SwitchAgent("fetcher"); err == nil || !strings.Contains(err.Error(), "sub_agents_only") {
@@ -162,7 +162,13 @@ tools = ["fetch_url"]
 	if err := r.SetMode(DefaultAgentName); err != nil || r.Persona() != "" {
 		t.Fatalf("back to the default: %v %q", err, r.Persona())
 	}
-	if err := r.SetMode("reviewer"); err != nil || r.Persona() != "reviewer" {
+	if err := r.SetMode(PlanModeID); err != nil || !r.Planning() {
+		t.Fatalf("plan mode: %v", err)
+	}
+	if _, current := r.Modes(); current != PlanModeID {
+		t.Fatalf("current %q in plan mode", current)
+	}
+	if err := r.SetMode("reviewer"); err != nil || r.Persona() != "reviewer" || r.Planning() {
 		t.Fatalf("mode reviewer: %v %q", err, r.Persona())
 	}
 	ask(t, r, "hello")

@@ -12,22 +12,22 @@ import (
 // Mode is one way the run can work: a box mode and a persona together.
 type Mode struct{ ID, Name, Description string }
 
-// Modes are the run's modes: the sandbox's box modes, each with every
-// persona, so one choice in an editor says both; and the current one. A
-// run without a box offers the personas alone; one with neither, none.
+// PlanModeID is plan mode among the modes.
+const PlanModeID = "plan"
+
+// Modes are the run's modes: plan mode, then the sandbox's box modes, each
+// with every persona, so one choice in an editor says both; and the
+// current one. A run without a box offers the personas alone.
 func (w *Run) Modes() ([]Mode, string) {
 	personas := append([]string{""}, slices.Sorted(maps.Keys(w.ext.defs))...)
 	var boxes []sandbox.Mode
 	if w.shell.Boxed() {
 		boxes = []sandbox.Mode{sandbox.WorkspaceWrite, sandbox.ReadOnly}
 	}
-	if len(boxes) == 0 && len(personas) == 1 {
-		return nil, ""
-	}
 	if len(boxes) == 0 {
 		boxes = []sandbox.Mode{sandbox.Off}
 	}
-	var modes []Mode
+	modes := []Mode{{ID: PlanModeID, Name: "Plan", Description: "reads, searches and runs read-only commands, then answers with a plan; nothing is written until you switch to another mode and say go"}}
 	for _, box := range boxes {
 		for _, p := range personas {
 			modes = append(modes, mode(box, p, w.ext.defs[p]))
@@ -39,6 +39,9 @@ func (w *Run) Modes() ([]Mode, string) {
 		if w.shell.ReadOnly() {
 			current = sandbox.ReadOnly
 		}
+	}
+	if w.Planning() {
+		return modes, PlanModeID
 	}
 	return modes, modeID(current, w.name)
 }
@@ -76,8 +79,16 @@ func modeID(box sandbox.Mode, persona string) string {
 	return string(box) + "/" + persona
 }
 
-// SetMode switches the sandbox mode and the persona an id names.
+// SetMode switches to plan mode, or to the sandbox mode and the persona
+// an id names.
 func (w *Run) SetMode(id string) error {
+	if id == PlanModeID {
+		_ = w.SetPlanning(true) // without a box: planning, commands refused
+		return nil
+	}
+	if err := w.SetPlanning(false); err != nil {
+		return err
+	}
 	box, persona := "", id
 	if w.shell.Boxed() {
 		box, persona, _ = strings.Cut(id, "/")

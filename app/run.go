@@ -15,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // Run is one session hosted with everything around it: its agent and
@@ -36,6 +37,8 @@ type Run struct {
 	ext        extended
 	voice      voice
 	resumed    bool
+	// boxBeforePlan is the box mode plan mode replaced.
+	boxBeforePlan sandbox.Mode
 	// findWindow starts the probe for the context window, once, and
 	// returns a channel closed when it is known (or known to be unknown);
 	// nil when the window was settled without one.
@@ -70,6 +73,16 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 		cp.tools = r.agent.Tools
 	}
 	r.spec.Listeners.Add(turnSaver{r})
+	// A session resumed (at start or with /resume) goes on in the mode it
+	// stopped in; a new one starts out of plan mode.
+	attached := r.host.attached
+	r.host.attached = func(s *session.Session, id string) {
+		if attached != nil {
+			attached(s, id)
+		}
+		_ = r.SetPlanning(wasPlanning(s.Messages()))
+	}
+	_ = r.SetPlanning(wasPlanning(sess.Messages()))
 	return r, nil
 }
 

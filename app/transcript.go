@@ -21,7 +21,11 @@ func WriteTranscript(w io.Writer, msgs []session.Message) {
 		case session.RoleSystem:
 			fmt.Fprintf(w, "[system] %s\n\n", listener.VisibleString(m.Content))
 		case session.RoleUser:
-			fmt.Fprintf(w, "› %s\n", listener.VisibleString(m.Content))
+			mode := ""
+			if PlannedIn(m) {
+				mode = "[plan mode] "
+			}
+			fmt.Fprintf(w, "› %s%s\n", mode, listener.VisibleString(m.Content))
 			for _, f := range m.Files {
 				fmt.Fprintf(w, "  [attached: %s]\n", listener.VisibleString(attachmentName(f)))
 			}
@@ -72,7 +76,11 @@ func WriteMarkdown(w io.Writer, l session.Loaded) {
 		case session.RoleSystem:
 			fmt.Fprintf(w, "## System\n\n%s\n\n", m.Content)
 		case session.RoleUser:
-			fmt.Fprintf(w, "## User\n\n%s\n\n", m.Content)
+			heading := "User"
+			if PlannedIn(m) {
+				heading = "User (plan mode)"
+			}
+			fmt.Fprintf(w, "## %s\n\n%s\n\n", heading, m.Content)
 			for _, f := range m.Files {
 				fmt.Fprintf(w, "_attached: %s_\n\n", attachmentName(f))
 			}

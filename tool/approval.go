@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chatrepl/chat/internal/clip"
 )
@@ -129,6 +130,9 @@ type Request struct {
 	// Granted is what the person is told when they answer yes ("" says
 	// nothing).
 	Granted string
+	// changesFiles: the tool says its calls may change files (plan mode
+	// refuses them).
+	changesFiles bool
 }
 
 // Approver asks a person. It must return when ctx is done.
@@ -155,7 +159,19 @@ type Policy struct {
 
 	mu     sync.Mutex
 	grants []Grant
+	// planning: plan mode, where nothing is written before the person
+	// says go (SetPlanning).
+	planning atomic.Bool
 }
+
+// SetPlanning turns plan mode on or off for every set these rules decide
+// about, sub-agents' included: a call whose tool may change files is
+// refused, but for a command in a read-only box (the kernel refuses its
+// writes; the confinement is made read-only with plan mode).
+func (p *Policy) SetPlanning(on bool) { p.planning.Store(on) }
+
+// Planning reports whether plan mode is on.
+func (p *Policy) Planning() bool { return p != nil && p.planning.Load() }
 
 // State says how a tool is treated now, for /tools (at most 22
 // characters: one row each). confined tools run freely inside the
@@ -194,6 +210,9 @@ func (p *Policy) decide(ctx context.Context, r Request, a Approver) (Decision, e
 	}
 	if slices.Contains(p.DenyTools, r.Tool) {
 		return Decision{Verdict: Deny, Reason: r.Tool + " is denied by the user's configuration"}, nil
+	}
+	if p.Planning() && r.changesFiles && !r.Review.Confined {
+		return Decision{Verdict: Deny, Reason: "this is plan mode: nothing is changed before the user says go. Read, search and run read-only commands, then answer with the plan"}, nil
 	}
 	mustAsk := r.Review.HookAsks != ""
 	if mustAsk {

@@ -312,7 +312,7 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 			return fail(ErrTypeCancelled, fmt.Errorf("%s was cancelled", name))
 		}
 	}
-	if res, ok := s.authorize(ctx, name, review); !ok {
+	if res, ok := s.authorize(ctx, t, review); !ok {
 		return res
 	}
 	if started, ok := ctx.Value(startKey{}).(func()); ok {
@@ -321,7 +321,7 @@ func (s *Set) Dispatch(ctx context.Context, name, args string) Result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ctx = context.WithValue(ctx, reviewKey{}, reviewed{review: review, authorize: func(ctx context.Context, r Review) error {
-		if res, ok := s.authorize(ctx, name, r); !ok {
+		if res, ok := s.authorize(ctx, t, r); !ok {
 			return res.Err
 		}
 		return nil
@@ -352,8 +352,9 @@ func outcome(ctx context.Context, name string, timeout time.Duration, out string
 
 // authorize puts a review to the policy; false comes with the failed
 // Result to return.
-func (s *Set) authorize(ctx context.Context, name string, review Review) (Result, bool) {
-	d, err := s.rules.Policy.decide(ctx, Request{Tool: name, CallID: CallIDOf(ctx), Review: review}, s.rules.Approver)
+func (s *Set) authorize(ctx context.Context, t Tool, review Review) (Result, bool) {
+	name := t.Name()
+	d, err := s.rules.Policy.decide(ctx, Request{Tool: name, CallID: CallIDOf(ctx), Review: review, changesFiles: ChangesFiles(t)}, s.rules.Approver)
 	if err != nil {
 		return fail(ErrTypeCancelled, fmt.Errorf("%s was not run: %v", name, err)), false
 	}

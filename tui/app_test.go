@@ -24,7 +24,14 @@ type testApp struct {
 	skills   []tool.Skill
 	mcp      []MCPState
 	personas []string
+	planning bool
 }
+
+func (a *testApp) NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
+	return a.agent.NewTurn(ctx, text, files...)
+}
+func (a *testApp) Planning() bool            { return a.planning }
+func (a *testApp) SetPlanning(on bool) error { a.planning = on; return nil }
 
 func (a *testApp) Agent() *agent.Agent             { return a.agent }
 func (a *testApp) Interloper() *control.Interloper { return a.in }

@@ -41,6 +41,8 @@ var commands = []command{
 	{"/sessions", "", "pick a saved session to resume", true},
 	{"/resume", "[ID]", "switch to a saved session (without ID: pick one)", true},
 	{"/continue", "", "go on after a synthesized answer, with a fresh step budget", true},
+	{"/plan", "[TEXT]", "plan mode (also shift+tab): the agent reads and plans, nothing is written; TEXT is the task", true},
+	{"/go", "[edit]", "leave plan mode and carry out the plan (edit: in $EDITOR first)", true},
 	{"/compact", "[TEXT]", "summarize the earlier turns to free the context window (TEXT: what to keep)", true},
 	{"/context", "", "what the context window holds, in tokens", false},
 	{"/cost", "", "tokens and cost of the session and its last turn, and what the next request carries", false},
@@ -287,6 +289,10 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		return m.resume(arg), true
 	case "/continue":
 		return m.continueTurn(), true
+	case "/plan":
+		return m.planCommand(arg), true
+	case "/go":
+		return m.goPlan(arg), true
 	case "/compact":
 		return m.compact(arg), true
 	case "/context":
@@ -528,6 +534,7 @@ func (m *Model) helpBlock() string {
 	b.WriteString("while a turn runs: enter injects into it · tab queues for after it · ↑ on empty input edits the newest queued · ctrl+x deletes it\n")
 	b.WriteString("esc or ctrl+c cancels a turn · ctrl+c clears the input · ctrl+c twice or ctrl+d quits · ctrl+o shows thinking and tool output\n")
 	b.WriteString("esc esc on an empty input edits your last message · @ mentions a file (tab completes) · ! at the start runs your own shell command\n")
+	b.WriteString("shift+tab turns plan mode on or off (/plan, /go)\n")
 	for _, c := range commands {
 		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s", c.name, c.args, c.help))
 	}

@@ -49,6 +49,14 @@ type Options struct {
 type App interface {
 	Agent() *agent.Agent
 	Interloper() *control.Interloper
+	// NewTurn is a turn of the agent on text, as the run sends it (in
+	// plan mode with what plan mode asks of the model).
+	NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn
+	// Planning and SetPlanning are plan mode: nothing is written before
+	// the person says go; SetPlanning's error says what does not work here
+	// (the mode is set all the same).
+	Planning() bool
+	SetPlanning(on bool) error
 	// Edits makes the person's edits of the history (/undo, /retry, an
 	// edited message, /continue) and saves them.
 	Edits() *app.Edits
@@ -197,6 +205,8 @@ type Model struct {
 	picker    *picker
 	app       App      // the run the REPL drives
 	plan      taskList // the agent's task list
+	planTurn  bool     // the running turn plans (plan mode)
+	planEdit  bool     // the editor holds the plan: saved, it is carried out
 	price     func(model string, u session.Usage) (float64, bool)
 	edits     *app.Edits // the history edits, saved by the application layer
 	asking    *asking    // a tool waits for approval

@@ -622,3 +622,32 @@ func TestResumedSessionShowsItsPlan(t *testing.T) {
 		t.Fatalf("resumed:\n%s", got)
 	}
 }
+
+// TestPlanModeKeys: shift+tab turns plan mode on and off between turns
+// (not during one), the status bar says so, and /go edit carries out the
+// plan as the person saved it in $EDITOR.
+func TestPlanModeKeys(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	if !f.app.planning || !strings.Contains(ansi.Strip(f.m.View().Content), "plan mode") {
+		t.Fatalf("shift+tab: planning %v\n%s", f.app.planning, ansi.Strip(f.m.View().Content))
+	}
+	f.submit("/go edit")
+	if !strings.Contains(f.m.notice, "no plan yet") {
+		t.Fatalf("/go edit without a plan: %q", f.m.notice)
+	}
+	f.m.lastAnswer = "1. do it"
+	f.submit("/go edit")
+	if !f.m.planEdit {
+		t.Fatal("/go edit did not open the editor")
+	}
+	f.send(editorTextMsg{text: "1. do it, carefully"})
+	if f.app.planning || !f.m.busy || !strings.Contains(f.m.lastUser, "1. do it, carefully") {
+		t.Fatalf("after the edit: planning %v busy %v sent %q", f.app.planning, f.m.busy, f.m.lastUser)
+	}
+	f.send(tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift})
+	if f.app.planning || !strings.Contains(f.m.notice, "between turns") {
+		t.Fatalf("shift+tab during a turn: %v %q", f.app.planning, f.m.notice)
+	}
+}

@@ -9,6 +9,9 @@ import (
 // statusView is the bottom line: model, steps, tokens, context, state.
 func (m *Model) statusView() string {
 	parts := []string{m.st.statusHi.Render(m.app.Agent().Model())}
+	if m.app.Planning() {
+		parts = append(parts, m.st.inject.Render("plan mode")+" (shift+tab leaves)")
+	}
 	if m.agentName != "" {
 		parts = append(parts, "agent "+visibleLine(m.agentName))
 	}

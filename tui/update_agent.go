@@ -26,7 +26,8 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.stream.sanitizer = listener.Sanitizer{Visible: true}
 	m.stream.streamed = false
 	m.lastUser = text
-	return m.runTurn(m.app.Agent().NewTurn(m.ctx, text, files...), "waiting for the model")
+	m.planTurn = m.app.Planning()
+	return m.runTurn(m.app.NewTurn(m.ctx, text, files...), "waiting for the model")
 }
 
 // runTurn makes the model busy with turn and runs it in a command. The
@@ -69,6 +70,7 @@ func (m *Model) cancel() tea.Cmd {
 
 func (m *Model) endTurn() {
 	m.printPlan()
+	m.afterPlanTurn()
 	m.busy = false
 	m.live = liveTurn{}
 	m.asking = nil // its approver returns: the turn's context is done

@@ -175,6 +175,8 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		return nil
 	case "ctrl+g":
 		return m.openEditor()
+	case "shift+tab":
+		return m.togglePlanning()
 	case "pgup", "pgdown":
 		if m.opts.Fullscreen {
 			rows := m.transcriptRows()
@@ -301,8 +303,10 @@ func (m *Model) submit(inject bool) tea.Cmd {
 
 // openEditor edits the input in $EDITOR: write a temp file, run the
 // editor in the terminal, read the file back (each step a command).
-func (m *Model) openEditor() tea.Cmd {
-	text := m.input.text()
+func (m *Model) openEditor() tea.Cmd { return m.openEditorWith(m.input.text()) }
+
+// openEditorWith opens $EDITOR on text in a file of its own.
+func (m *Model) openEditorWith(text string) tea.Cmd {
 	return func() tea.Msg {
 		// In a folder of its own (mode 0700): no other process of the
 		// person's, a sandboxed command least of all, can read or swap it.
@@ -353,8 +357,12 @@ func (m *Model) onEditor(msg tea.Msg) tea.Cmd {
 		}
 	case editorTextMsg:
 		if msg.err != nil {
+			m.planEdit = false
 			m.notice = "editor: " + msg.err.Error()
 			return nil
+		}
+		if m.planEdit {
+			return m.planEdited(msg.text)
 		}
 		m.input.clear()
 		m.input.set(msg.text)

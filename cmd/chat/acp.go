@@ -113,7 +113,7 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 		ls.Emit(listener.Notice{Text: note})
 	}
 	run.ConnectEager(ctx, notice)
-	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in,
+	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in, NewTurn: run.NewTurn,
 		Close:    run.Close,
 		Commands: run.Commands()}
 	if s.ID == "" {

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +119,80 @@ func TestTUIPlanInPlace(t *testing.T) {
 	screen = tm.screen()
 	if strings.Count(screen, "plan · 3 of 3 done") != 1 || strings.Contains(screen, "plan · 1 of 3 done") || strings.Contains(screen, "plan · 0 of 3 done") {
 		t.Fatalf("after the turn, the list should be in the scrollback once, final:\n%s", screen)
+	}
+}
+
+// TestPlanModeWritesNothingUntilGo: in plan mode (print mode's --plan)
+// the model's write is refused and its command runs in a box that writes
+// nowhere: the files do not exist after it; the plan is kept; a later
+// --continue --go carries it out, and then it writes.
+func TestPlanModeWritesNothingUntilGo(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"planned.txt","content":"too early\n"}`}}},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"echo x > made.txt; ls"}`}}},
+		planCall("p1", "pending", "pending", "pending"),
+		oaitest.Answer{Text: "1. read the code (main.go)\n2. change it (main.go)\n3. test it"},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "w2", Name: "write_file", Args: `{"path":"planned.txt","content":"now\n"}`}}},
+		oaitest.Answer{Text: "done"})
+	exec := func(args ...string) (string, string, int) {
+		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	}
+	out, errOut, code := exec("--plan", "--yes", "-p", "plan the change")
+	if code != 0 || !strings.Contains(out, "1. read the code") || !strings.Contains(errOut, "plan mode: nothing was changed") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	for _, f := range []string{"planned.txt", "made.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Fatalf("%s exists after plan mode: %v", f, err)
+		}
+	}
+	reqs := srv.Requests()
+	if first := reqs[0].Messages[1].Text(); !strings.Contains(first, "This is plan mode") {
+		t.Fatalf("the model was not told it plans: %q", first)
+	}
+	if refused := reqs[1].Messages[len(reqs[1].Messages)-1].Text(); !strings.Contains(refused, "plan mode") {
+		t.Fatalf("the write's refusal: %q", refused)
+	}
+	// The command ran, in the box: the kernel refused its write.
+	if ran := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); !strings.Contains(ran, "Read-only file system") {
+		t.Fatalf("the command in plan mode: %q", ran)
+	}
+	out, errOut, code = exec("--continue", "--go", "--yes")
+	if code != 0 || !strings.Contains(out, "done") {
+		t.Fatalf("--go: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "planned.txt")); err != nil || string(b) != "now\n" {
+		t.Fatalf("after --go: %q %v", b, err)
+	}
+	last := srv.Requests()[len(srv.Requests())-2]
+	if !strings.Contains(last.Messages[len(last.Messages)-1].Text()+fmt.Sprint(last.Messages), "Go: carry out the plan above") {
+		t.Fatalf("--go sent %s", last.Shape())
+	}
+}
+
+// TestTUIPlanThenGo: /plan in the REPL plans without writing (the model's
+// write is refused), says how to go on, and /go carries the plan out.
+func TestTUIPlanThenGo(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"out.txt","content":"early\n"}`}}},
+		oaitest.Answer{Text: "1. write out.txt (out.txt)"},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "w2", Name: "write_file", Args: `{"path":"out.txt","content":"planned\n"}`}}},
+		oaitest.Answer{Text: "wrote it as planned"})
+	tm := startTerm(t, srv, "--yes")
+	tm.ask("/plan write out.txt")
+	tm.waitFor("plan ready · /go carries it out", 10*loadAllowance*time.Second)
+	if screen := tm.screen(); !strings.Contains(screen, "plan mode") || !strings.Contains(screen, "1. write out.txt") {
+		t.Fatalf("planning:\n%s", screen)
+	}
+	if _, err := os.Stat(filepath.Join(tm.dir, "out.txt")); !os.IsNotExist(err) {
+		t.Fatalf("written in plan mode: %v", err)
+	}
+	tm.ask("/go")
+	tm.waitFor("wrote it as planned", 10*loadAllowance*time.Second)
+	if b, err := os.ReadFile(filepath.Join(tm.dir, "out.txt")); err != nil || string(b) != "planned\n" {
+		t.Fatalf("after /go: %q %v", b, err)
 	}
 }

@@ -34,9 +34,18 @@ const windowProbeWait = 1500 * time.Millisecond
 // A SIGINT cancels the run cleanly at any moment (stream closed, output
 // ended with a newline, session saved).
 func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
+	if o.plan && o.goPlan {
+		return errors.New("--plan asks for a plan, --go carries one out: give one of them")
+	}
 	prompt, err := printPrompt(d, o)
+	if o.goPlan && errors.Is(err, errNothingToAsk) {
+		prompt, err = "", nil // the plan is what to do
+	}
 	if err != nil {
 		return err
+	}
+	if o.goPlan {
+		prompt = strings.TrimSpace(app.GoPrompt + "\n\n" + prompt)
 	}
 	var files []session.FilePart
 	for _, path := range o.files {
@@ -141,16 +150,30 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	}
 	run.Start(ctx, probe)
 	run.AwaitWindow(windowProbeWait)
+	switch {
+	case o.goPlan && !run.Planning():
+		return errors.New("--go carries out the plan of a session in plan mode: --continue (or --resume ID) one that planned with --plan")
+	case o.goPlan:
+		_ = run.SetPlanning(false)
+	case o.plan:
+		if err := run.SetPlanning(true); err != nil {
+			fmt.Fprintln(d.stderr, "chat: plan mode:", err)
+		}
+	}
 	run.ConnectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return &exitError{code: 130}
 	}
-	res, err := a.Run(ctx, prompt, files...) // the run saves what it changed
+	o2 := run.NewTurn(ctx, prompt, files...).Run() // the run saves what it changed
+	res, err := o2.Result, o2.Err
 	switch {
 	case errors.Is(err, control.ErrCancelled):
 		return &exitError{code: 130}
 	case err != nil:
 		return &exitError{code: 1} // the listeners have shown it
+	}
+	if run.Planning() {
+		fmt.Fprintln(d.stderr, "plan mode: nothing was changed. chat --continue -p \"…\" asks for changes to the plan; chat --continue --go carries it out")
 	}
 	if schema := a.Schema(); len(schema) > 0 && !o.jsonOut {
 		v, err := agent.ParseStructured(schema, res.Content)
@@ -163,6 +186,8 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	}
 	return nil
 }
+
+var errNothingToAsk = errors.New(`nothing to ask: pass -p "…" or pipe text in`)
 
 // printPrompt is -p, with piped stdin appended (or alone).
 func printPrompt(d deps, o *rootOptions) (string, error) {
@@ -184,7 +209,7 @@ func printPrompt(d deps, o *rootOptions) (string, error) {
 		}
 	}
 	if strings.TrimSpace(prompt) == "" {
-		return "", errors.New(`nothing to ask: pass -p "…" or pipe text in`)
+		return "", errNothingToAsk
 	}
 	return prompt, nil
 }

@@ -85,6 +85,8 @@ type rootOptions struct {
 	files   []string
 	agent   string
 	schema  string
+	plan    bool
+	goPlan  bool
 	yes     bool
 	ctxWin  int
 	sandbox string
@@ -103,7 +105,7 @@ type runFunc func(ctx context.Context, d deps, o *rootOptions, cfg config.Config
 // runChat is the real runFunc: print mode with -p or a piped stdin, else
 // the REPL.
 func runChat(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
-	if o.prompt != "" || !d.stdinIsTTY() {
+	if o.prompt != "" || o.goPlan || !d.stdinIsTTY() {
 		return runPrint(ctx, d, o, cfg, changed)
 	}
 	return runREPL(ctx, d, o, cfg, changed)
@@ -168,6 +170,8 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend (priced models) before its answer is synthesized; 0 = no bound")
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
+	f.BoolVar(&o.plan, "plan", false, "plan mode: the agent reads, searches and runs read-only commands and answers with a plan; nothing is written")
+	f.BoolVar(&o.goPlan, "go", false, "with --continue: leave plan mode and carry out the session's plan (-p adds to it)")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSandboxCmd(d, o), newSessionsCmd(d, o), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o, nil),
 		newCheckpointsCmd(d, o, nil), newRewindCmd(d, o, nil), newHooksCmd(d, o), newACPCmd(d, o, nil))

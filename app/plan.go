@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool/sandbox"
+)
+
+// planTag marks a message sent in plan mode (in the context that goes
+// with it): the mode is part of the conversation, so a resumed session
+// is still planning.
+const planTag = "<plan-mode>"
+
+// PlanContext goes with every message of plan mode.
+const PlanContext = planTag + `
+This is plan mode: do not change anything yet. Read, search and run read-only commands (they run in a sandbox that refuses every write) to understand the task, then answer with a plan: numbered steps, each naming the files it expects to change, and what you will check at the end. Also keep those steps as your task list with update_plan, all pending. The user will review the plan, change it, or tell you to go.
+</plan-mode>`
+
+// GoPrompt is what leaving plan mode sends: the plan is carried out.
+const GoPrompt = "Go: carry out the plan above, step by step, keeping the task list current with update_plan."
+
+// EditedPlanPrompt is what leaving plan mode with an edited plan sends.
+func EditedPlanPrompt(plan string) string {
+	return "Go: carry out this plan (the user edited it), step by step, keeping the task list current with update_plan:\n\n" + plan
+}
+
+// errNotBoxed is plan mode asked for where commands cannot be confined
+// read-only: the mode still holds, commands are refused.
+var errNotBoxed = errors.New("no sandbox here: in plan mode commands are refused (files can still be read and searched)")
+
+// SetPlanning turns plan mode on or off. On: commands run in a read-only
+// box, and every call whose tool may change files is refused, the
+// sub-agents' too; what the model sends is told it is planning. Off: the
+// box mode before it comes back. It says (as an error, the mode still
+// set) when commands cannot run at all in plan mode here.
+func (r *Run) SetPlanning(on bool) error {
+	policy := r.tools.Policy()
+	if on == policy.Planning() {
+		return nil
+	}
+	policy.SetPlanning(on)
+	if !r.shell.Boxed() {
+		if on {
+			return errNotBoxed
+		}
+		return nil
+	}
+	if on {
+		r.boxBeforePlan = sandbox.WorkspaceWrite
+		if r.shell.ReadOnly() {
+			r.boxBeforePlan = sandbox.ReadOnly
+		}
+		return r.shell.SetMode(sandbox.ReadOnly)
+	}
+	return r.shell.SetMode(r.boxBeforePlan)
+}
+
+// Planning reports whether plan mode is on.
+func (r *Run) Planning() bool { return r.tools.Policy().Planning() }
+
+// NewTurn is a turn of the run's agent on text: in plan mode the message
+// carries what plan mode asks of the model.
+func (r *Run) NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
+	if r.Planning() {
+		r.agent.AddContext(PlanContext)
+	}
+	return r.agent.NewTurn(ctx, text, files...)
+}
+
+// wasPlanning says whether a conversation was in plan mode when it
+// stopped: its last question was sent in it.
+func wasPlanning(msgs []session.Message) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == session.RoleUser && !msgs[i].Unanswered {
+			return strings.Contains(msgs[i].Context, planTag)
+		}
+	}
+	return false
+}
+
+// PlannedIn says whether a message was sent in plan mode (transcripts
+// mark it).
+func PlannedIn(m session.Message) bool {
+	return m.Role == session.RoleUser && strings.Contains(m.Context, planTag)
+}
