@@ -125,7 +125,12 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer cancel()
 	s.ctx = ctx
 	s.out = &announcer{w: w}
-	s.conn = acp.NewAgentSideConnection(s, s.out, r)
+	// Nothing is read, so no request handled, before the connection is
+	// set: a handler reads s.conn (a fast client's first request raced
+	// with the assignment).
+	gate := &readGate{r: r, open: make(chan struct{})}
+	s.conn = acp.NewAgentSideConnection(s, s.out, gate)
+	close(gate.open)
 	logTo := s.o.Log
 	if logTo == nil {
 		logTo = io.Discard
@@ -473,4 +478,15 @@ func availableCommands(cmds []Command) acp.SessionUpdate {
 		list = append(list, ac)
 	}
 	return acp.SessionUpdate{AvailableCommandsUpdate: &acp.SessionAvailableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: list}}
+}
+
+// readGate holds reads until open is closed.
+type readGate struct {
+	r    io.Reader
+	open chan struct{}
+}
+
+func (g *readGate) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }

@@ -100,7 +100,7 @@ func (r *Run) newAgent(ctx context.Context, s *session.Session) (*agent.Agent, e
 // the config's approval policy, with no one to ask (what a definition's
 // tool names are checked against).
 func BuiltinTools(env Env, cfg config.Config) (*tool.Set, error) {
-	builtins, shell, err := builtinTools(env, cfg)
+	builtins, shell, err := builtinTools(env, cfg, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -109,13 +109,13 @@ func BuiltinTools(env Env, cfg config.Config) (*tool.Set, error) {
 }
 
 // builtinTools is the built-in tools in env's working directory and the
-// confinement their commands run in.
-func builtinTools(env Env, cfg config.Config) ([]tool.Tool, *tool.Confinement, error) {
+// confinement their commands run in (jobs: the run's background commands).
+func builtinTools(env Env, cfg config.Config, jobs *tool.Jobs) ([]tool.Tool, *tool.Confinement, error) {
 	shell, err := confinement(env, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	return tool.Builtins(tool.Workspace{Root: env.Workdir, MaxOutput: cfg.Tools.MaxOutput, Shell: shell}), shell, nil
+	return tool.Builtins(tool.Workspace{Root: env.Workdir, MaxOutput: cfg.Tools.MaxOutput, Shell: shell, Jobs: jobs}), shell, nil
 }
 
 // policyOf is the config's approval policy (and --yes).

@@ -39,6 +39,8 @@ type Run struct {
 	resumed    bool
 	// boxBeforePlan is the box mode plan mode replaced.
 	boxBeforePlan sandbox.Mode
+	// jobs are the background commands; they end with the run.
+	jobs *tool.Jobs
 	// findWindow starts the probe for the context window, once, and
 	// returns a channel closed when it is known (or known to be unknown);
 	// nil when the window was settled without one.
@@ -100,7 +102,8 @@ func (t turnSaver) OnEvent(e listener.Event) {
 // build makes the tools, the project's voice and the agent.
 func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	spec, ls := r.spec, r.spec.Listeners
-	builtins, shell, err := builtinTools(spec.Env, spec.Config)
+	r.jobs = &tool.Jobs{}
+	builtins, shell, err := builtinTools(spec.Env, spec.Config, r.jobs)
 	if err != nil {
 		return err
 	}
@@ -199,6 +202,7 @@ func (r *Run) Close() {
 	if r.voice.hooks.Has("SessionEnd") {
 		r.voice.hooks.Show(r.voice.hooks.Run(context.Background(), hook.Input{Event: "SessionEnd", Reason: "exit"}))
 	}
+	r.jobs.StopAll() // before the box they run in
 	r.host.close()
 	r.shell.Close()
 	r.checkpoints.close()
@@ -206,6 +210,9 @@ func (r *Run) Close() {
 		_ = r.ext.mcp.Close()
 	}
 }
+
+// Jobs are the run's background commands (/ps, /stop).
+func (r *Run) Jobs() *tool.Jobs { return r.jobs }
 
 // Agent is the run's main agent.
 func (r *Run) Agent() *agent.Agent { return r.agent }

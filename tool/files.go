@@ -195,9 +195,13 @@ func matches(glob, name string) bool {
 
 // Builtins returns every built-in tool working in ws.
 func Builtins(ws Workspace) []Tool {
-	return []Tool{ReadFile{reader[readFileName]{Workspace: ws}}, ListFiles{reader[listFilesName]{Workspace: ws}},
+	tools := []Tool{ReadFile{reader[readFileName]{Workspace: ws}}, ListFiles{reader[listFilesName]{Workspace: ws}},
 		Grep{reader[grepName]{Workspace: ws}}, FetchURL{},
 		WriteFile{Workspace: ws}, EditFile{Workspace: ws}, RunShell{Workspace: ws}, UpdatePlan{}}
+	if ws.Jobs != nil {
+		tools = append(tools, JobOutput{Jobs: ws.Jobs}, JobStop{Jobs: ws.Jobs})
+	}
+	return tools
 }
 
 // Confined reports whether t is one of the read tools that run freely

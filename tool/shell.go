@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ const shellWaitDelay = 500 * time.Millisecond
 
 type shellArgs struct {
 	Command       string `json:"command"`
+	Background    bool   `json:"background"`
 	Timeout       int    `json:"timeout_seconds"`
 	Unsandboxed   bool   `json:"unsandboxed"`
 	Justification string `json:"justification"`
@@ -84,6 +86,9 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return "", err
 	}
+	if a.Background {
+		return s.startJob(ctx, a)
+	}
 	timeout := 120 * time.Second
 	if a.Timeout > 0 {
 		timeout = min(time.Duration(a.Timeout)*time.Second, 10*time.Minute)
@@ -124,7 +129,7 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if boxed && status != 0 && sandboxRefusal(text) {
 		text += "[the sandbox refused an operation: writes outside the working directory (and in .git/ or .chat/) and the network are not allowed; if this command truly needs them, call run_shell again with unsandboxed and a justification]\n"
 	}
-	return fmt.Sprintf("%s[exit status %d]", text, status), nil
+	return s.Jobs.withJobNotes(fmt.Sprintf("%s[exit status %d]", text, status)), nil
 }
 
 // sandboxRefusal spots the errors a refusal by the box produces.
@@ -147,7 +152,7 @@ func (s RunShell) env() []string {
 // runBoxed runs a command in the box. What it made that would make git
 // (or direnv, or chat) run a program later, outside any box, is undone
 // right after it, and the output says so to the model and the person.
-func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput) (int, error) {
+func (s RunShell) runBoxed(ctx context.Context, command string, out io.Writer) (int, error) {
 	guard := sandbox.GuardRepos(s.root())
 	box, err := s.Shell.runningWith(true, guard.Protected())
 	if err != nil {
@@ -169,7 +174,7 @@ func (s RunShell) runBoxed(ctx context.Context, command string, out *shellOutput
 }
 
 // runIn runs a command with bash in a box.
-func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, out *shellOutput) (int, error) {
+func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, out io.Writer) (int, error) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		return 0, err
@@ -195,7 +200,7 @@ func HostCommand(ctx context.Context, dir string, env []string, name string, arg
 // runDirect runs a command unconfined: in the plain box where it can
 // start (so what the command leaves running dies with chat), else as a
 // child of chat.
-func (s RunShell) runDirect(ctx context.Context, command string, out *shellOutput) (int, error) {
+func (s RunShell) runDirect(ctx context.Context, command string, out io.Writer) (int, error) {
 	if s.Shell != nil {
 		if box, err := s.Shell.running(false); err == nil {
 			return s.runIn(ctx, box, command, out)

@@ -137,7 +137,7 @@ func TestCheckArgsEnumsAndItems(t *testing.T) {
 func TestBuiltinsSpec(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
-	for _, tl := range Builtins(Workspace{}) {
+	for _, tl := range Builtins(Workspace{Jobs: &Jobs{}}) {
 		seen[tl.Name()] = true
 		if tl.Description() == "" || tl.Timeout() <= 0 {
 			t.Errorf("%s: description %q timeout %s", tl.Name(), tl.Description(), tl.Timeout())

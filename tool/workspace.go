@@ -28,6 +28,8 @@ type Workspace struct {
 	// Shell is where run_shell's commands run; nil runs them directly
 	// with this process's environment (tests).
 	Shell *Confinement
+	// Jobs are the run's background commands (nil: none can start).
+	Jobs *Jobs
 }
 
 func (w Workspace) maxOutput() int {

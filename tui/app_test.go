@@ -25,7 +25,10 @@ type testApp struct {
 	mcp      []MCPState
 	personas []string
 	planning bool
+	jobs     tool.Jobs
 }
+
+func (a *testApp) Jobs() *tool.Jobs { return &a.jobs }
 
 func (a *testApp) NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
 	return a.agent.NewTurn(ctx, text, files...)

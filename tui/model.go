@@ -57,6 +57,8 @@ type App interface {
 	// (the mode is set all the same).
 	Planning() bool
 	SetPlanning(on bool) error
+	// Jobs are the background commands (/ps, /stop).
+	Jobs() *tool.Jobs
 	// Edits makes the person's edits of the history (/undo, /retry, an
 	// edited message, /continue) and saves them.
 	Edits() *app.Edits

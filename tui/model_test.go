@@ -339,7 +339,7 @@ func TestExtensionTextIsInert(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.typeText("/st")
+	f.typeText("/ste")
 	if !strings.Contains(ansi.Strip(f.m.View().Content), "/steps") {
 		t.Fatal("no completion shown")
 	}

@@ -31,6 +31,9 @@ func (m *Model) statusView() string {
 	case window > 0:
 		parts = append(parts, "ctx "+human(window)) // nothing measured yet
 	}
+	if j := m.jobsStatus(); j != "" {
+		parts = append(parts, j)
+	}
 	if next := m.nextRequest(); next != "" {
 		parts = append(parts, next)
 	}

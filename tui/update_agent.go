@@ -56,7 +56,11 @@ func (m *Model) cancel() tea.Cmd {
 	if m.live.text != "" {
 		m.print(m.md.render(m.live.text, m.width))
 	}
-	m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
+	said := "⏹ cancelled"
+	if n := m.app.Jobs().Count(); n > 0 {
+		said += fmt.Sprintf(" · background jobs keep running (%d): /ps lists them, /stop N ends one", n)
+	}
+	m.print(m.noticeBlock(m.st.cancelled, said))
 	m.endTurn()
 	if back := m.pending.leftovers(); len(back) > 0 {
 		if cur := m.input.value(); cur != "" {

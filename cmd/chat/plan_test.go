@@ -114,9 +114,9 @@ func TestTUIPlanInPlace(t *testing.T) {
 		t.Fatalf("live:\n%s", live)
 	}
 	gate.Release()
-	screen := tm.waitFor("the three are done", 10*loadAllowance*time.Second)
+	tm.waitFor("the three are done", 10*loadAllowance*time.Second)
 	tm.waitIdle(10 * loadAllowance * time.Second)
-	screen = tm.screen()
+	screen := tm.screen()
 	if strings.Count(screen, "plan · 3 of 3 done") != 1 || strings.Contains(screen, "plan · 1 of 3 done") || strings.Contains(screen, "plan · 0 of 3 done") {
 		t.Fatalf("after the turn, the list should be in the scrollback once, final:\n%s", screen)
 	}

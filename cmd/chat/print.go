@@ -123,6 +123,15 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		return err
 	}
 	defer run.Close()
+	// Print mode ends with its turn: what still runs in the background is
+	// stopped first, and said.
+	defer func() {
+		if n := run.Jobs().StopAll(); n == 1 {
+			fmt.Fprintln(d.stderr, "chat: stopped 1 background job that was still running (print mode ends with its turn)")
+		} else if n > 1 {
+			fmt.Fprintf(d.stderr, "chat: stopped %d background jobs that were still running (print mode ends with its turn)\n", n)
+		}
+	}()
 	a := run.Agent()
 	if note := run.UntrustedNote(); note != "" {
 		fmt.Fprintln(d.stderr, note)

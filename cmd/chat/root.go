@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -111,6 +112,10 @@ func runChat(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	return runREPL(ctx, d, o, cfg, changed)
 }
 
+// templateFuncs registers cobra's template functions once: they are
+// global, and commands are built concurrently (in-process tests).
+var templateFuncs sync.Once
+
 func newRootCmd(d deps, runF runFunc) *cobra.Command {
 	if runF == nil {
 		runF = runChat
@@ -145,7 +150,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},
 	}
-	cobra.AddTemplateFunc("versionLine", versionLine)
+	templateFuncs.Do(func() { cobra.AddTemplateFunc("versionLine", versionLine) }) // a global map of cobra's
 	cmd.SetVersionTemplate("{{versionLine}}\n")
 	f := cmd.Flags()
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+func bgCall(id, command string, background bool) oaitest.Answer {
+	args := `{"command":` + quote(command)
+	if background {
+		args += `,"background":true`
+	}
+	return oaitest.Answer{Calls: []oaitest.Call{{ID: id, Name: "run_shell", Args: args + "}"}}}
+}
+
+func quote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// TestBackgroundServerInTheBox: a server started in the background (in
+// the box, on its own loopback) answers a command of a later step; the
+// model reads the job's output and stops it; print mode stops what is
+// still running before it exits, and says so.
+func TestBackgroundServerInTheBox(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		bgCall("s1", "python3 -u -m http.server 8765 --bind 127.0.0.1", true),
+		bgCall("s2", "sleep 1; python3 -c 'import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:8765/\").status)'", false),
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "o1", Name: "job_output", Args: `{"id":1}`}}},
+		bgCall("s3", "sleep 300", true),
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "k1", Name: "job_stop", Args: `{"id":1}`}}},
+		oaitest.Answer{Text: "the server answered"})
+	out, errOut, code := run(t, command(t, srv, "-p", "serve and check"))
+	if code != 0 || !strings.Contains(out, "the server answered") {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	result := func(i int) string { return reqs[i].Messages[len(reqs[i].Messages)-1].Text() }
+	if r := result(1); !strings.Contains(r, "started background job 1") || !strings.Contains(r, "running") {
+		t.Fatalf("starting the job: %q", r)
+	}
+	if r := result(2); !strings.Contains(r, "200") {
+		t.Fatalf("the later step's request to the job: %q", r)
+	}
+	if r := result(3); !strings.Contains(r, `"GET / HTTP/1.1" 200`) {
+		t.Fatalf("job_output: %q", r)
+	}
+	if r := result(5); !strings.Contains(r, "job 1 stopped") {
+		t.Fatalf("job_stop: %q", r)
+	}
+	if !strings.Contains(errOut, "stopped 1 background job") {
+		t.Fatalf("print mode did not say it stopped the job left running:\n%s", errOut)
+	}
+}
+
+// TestTUIJobsOutliveTheTurnNotChat: in the REPL a background job keeps
+// running after its turn (and after Ctrl+C cancels the next one), /ps
+// lists it, the status bar counts it, /stop ends it; a job still running
+// when chat is killed with kill -9 does not outlive it.
+func TestTUIJobsOutliveTheTurnNotChat(t *testing.T) {
+	t.Parallel()
+	first := fmt.Sprintf("chat-test-job-%d-a", os.Getpid())
+	second := fmt.Sprintf("chat-test-job-%d-b", os.Getpid())
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t,
+		bgCall("j1", execAs(first, "sleep 300"), true), oaitest.Answer{Text: "started it"},
+		oaitest.Answer{Text: "never finished", Gate: gate},
+		bgCall("j2", execAs(second, "sleep 300"), true), oaitest.Answer{Text: "started another"})
+	tm := startTerm(t, srv)
+	tm.ask("start a job")
+	tm.waitFor("started it", 10*loadAllowance*time.Second)
+	waitForProcess(t, first, true)
+	tm.waitFor("jobs 1 (/ps)", 10*loadAllowance*time.Second)
+	tm.ask("something slow")
+	<-gate.Entered()
+	tm.keys("C-c")
+	tm.waitFor("background jobs keep running (1)", 10*loadAllowance*time.Second)
+	gate.Release()
+	if len(processesWith(first)) == 0 {
+		t.Fatal("Ctrl+C stopped the background job")
+	}
+	tm.waitForInput("› something slow") // the cancelled question is back in the input
+	tm.keys("C-c")                      // which Ctrl+C clears
+	tm.waitForInput("› Ask anything · / for commands · shift+enter or ctrl+j for a new line")
+	tm.ask("/ps")
+	if screen := tm.waitFor("background jobs (/ps N", 10*loadAllowance*time.Second); !strings.Contains(screen, "running") {
+		t.Fatalf("/ps:\n%s", screen)
+	}
+	tm.ask("/stop 1")
+	tm.waitFor("job 1 stopped", 10*loadAllowance*time.Second)
+	waitForProcess(t, first, false)
+
+	tm.ask("start another")
+	tm.waitFor("started another", 10*loadAllowance*time.Second)
+	waitForProcess(t, second, true)
+	sh, _ := strconv.Atoi(strings.TrimSpace(tm.tmux("display-message", "-p", "-t", "main", "#{pane_pid}")))
+	children, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", sh, sh))
+	for _, f := range strings.Fields(string(children)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	waitForProcess(t, second, false)
+}

@@ -1,0 +1,273 @@
+package tool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// JobRing is how much of a background job's output is kept: the newest
+// bytes; what the agent or the person has not read by the time it is
+// overwritten is counted, not kept.
+const JobRing = 1 << 20
+
+// Jobs are the commands running in the background of a run: each
+// started by run_shell with background, in the same sandbox as any
+// command, its output kept in a bounded ring. They outlive the turn that
+// started them (cancelling a turn does not stop its jobs) and end with
+// the run (StopAll), or with chat itself (the box dies with it).
+type Jobs struct {
+	mu   sync.Mutex
+	next int
+	jobs []*Job
+}
+
+// Job is one background command.
+type Job struct {
+	ID      int
+	Command string
+	Started time.Time
+
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu     sync.Mutex
+	ring   []byte // the newest output, at most JobRing bytes
+	total  int64  // bytes written in all
+	read   int64  // what the agent has read, as an offset into total
+	exit   int
+	err    error
+	ended  time.Time
+	stated bool // the agent was told it ended
+}
+
+// Write keeps the newest JobRing bytes.
+func (j *Job) Write(p []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.total += int64(len(p))
+	if len(p) >= JobRing {
+		j.ring = append(j.ring[:0], p[len(p)-JobRing:]...)
+		return len(p), nil
+	}
+	if over := len(j.ring) + len(p) - JobRing; over > 0 {
+		j.ring = append(j.ring[:0], j.ring[over:]...)
+	}
+	j.ring = append(j.ring, p...)
+	return len(p), nil
+}
+
+// Start runs command in the background through run (which runs it, in
+// the box, writing its output to out, until ctx is done) and returns the
+// job at once.
+func (js *Jobs) Start(command string, run func(ctx context.Context, out io.Writer) (int, error)) *Job {
+	ctx, cancel := context.WithCancel(context.Background())
+	js.mu.Lock()
+	js.next++
+	j := &Job{ID: js.next, Command: command, Started: time.Now(), cancel: cancel, done: make(chan struct{})}
+	js.jobs = append(js.jobs, j)
+	js.mu.Unlock()
+	go func() {
+		exit, err := run(ctx, j)
+		j.mu.Lock()
+		j.exit, j.err, j.ended = exit, err, time.Now()
+		if ctx.Err() != nil {
+			j.err = errStopped
+		}
+		j.mu.Unlock()
+		close(j.done)
+	}()
+	return j
+}
+
+var errStopped = errors.New("stopped")
+
+// Running reports whether the job has not ended.
+func (j *Job) Running() bool {
+	select {
+	case <-j.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Wait waits up to d for the job to end or to print something.
+func (j *Job) Wait(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		j.mu.Lock()
+		printed := j.total > 0
+		j.mu.Unlock()
+		if printed || !j.Running() {
+			return
+		}
+		select {
+		case <-j.done:
+			return
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// State is the job in a word: running, exited N, stopped, failed.
+func (j *Job) State() string {
+	if j.Running() {
+		return "running"
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	switch {
+	case errors.Is(j.err, errStopped):
+		return "stopped"
+	case j.err != nil:
+		return "failed: " + j.err.Error()
+	}
+	return fmt.Sprintf("exited %d", j.exit)
+}
+
+// For is how long the job has run (until it ended).
+func (j *Job) For() time.Duration {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if !j.ended.IsZero() {
+		return j.ended.Sub(j.Started)
+	}
+	return time.Since(j.Started)
+}
+
+// Tail is the last n lines of what the job printed.
+func (j *Job) Tail(n int) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	lines := strings.Split(strings.TrimRight(string(j.ring), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// unread is what the agent has not read, at most max bytes (the newest),
+// and moves the mark.
+func (j *Job) unread(max int) string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	start := j.total - int64(len(j.ring)) // the offset of ring[0]
+	var lost int64
+	if j.read < start {
+		lost, j.read = start-j.read, start
+	}
+	out := j.ring[j.read-start:]
+	if len(out) > max {
+		lost += int64(len(out) - max)
+		out = out[len(out)-max:]
+	}
+	j.read = j.total
+	s := string(out)
+	if lost > 0 {
+		s = fmt.Sprintf("[… %d bytes not shown …]\n", lost) + s
+	}
+	return s
+}
+
+// Get finds a job by id.
+func (js *Jobs) Get(id int) (*Job, bool) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	for _, j := range js.jobs {
+		if j.ID == id {
+			return j, true
+		}
+	}
+	return nil, false
+}
+
+// All are the jobs, oldest first.
+func (js *Jobs) All() []*Job {
+	if js == nil {
+		return nil
+	}
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	return slices.Clone(js.jobs)
+}
+
+// Count is how many jobs run now.
+func (js *Jobs) Count() int {
+	n := 0
+	for _, j := range js.All() {
+		if j.Running() {
+			n++
+		}
+	}
+	return n
+}
+
+// Stop ends a job (its whole process group) and waits for it.
+func (js *Jobs) Stop(id int) error {
+	j, ok := js.Get(id)
+	if !ok {
+		return fmt.Errorf("no job %d", id)
+	}
+	if !j.Running() {
+		return fmt.Errorf("job %d has already ended (%s)", id, j.State())
+	}
+	j.cancel()
+	<-j.done
+	return nil
+}
+
+// StopAll ends every running job and says how many there were.
+func (js *Jobs) StopAll() int {
+	n := 0
+	for _, j := range js.All() {
+		if j.Running() {
+			j.cancel()
+			<-j.done
+			n++
+		}
+	}
+	return n
+}
+
+// endedNotes says which jobs ended since the agent was last told, once.
+func (js *Jobs) endedNotes() string {
+	var notes []string
+	for _, j := range js.All() {
+		if j.Running() {
+			continue
+		}
+		j.mu.Lock()
+		told := j.stated
+		j.stated = true
+		j.mu.Unlock()
+		if !told {
+			notes = append(notes, fmt.Sprintf("[background job %d (%s) ended: %s after %s]", j.ID, clipCommand(j.Command), j.State(), j.For().Round(time.Second)))
+		}
+	}
+	return strings.Join(notes, "\n")
+}
+
+func clipCommand(c string) string {
+	c = strings.Join(strings.Fields(c), " ")
+	if len(c) > 60 {
+		return c[:60] + "…"
+	}
+	return c
+}
+
+// withJobNotes adds to a result what the agent must learn of its jobs.
+func (js *Jobs) withJobNotes(result string) string {
+	if js == nil {
+		return result
+	}
+	if n := js.endedNotes(); n != "" {
+		return result + "\n" + n
+	}
+	return result
+}
