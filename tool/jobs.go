@@ -33,8 +33,9 @@ type Job struct {
 	Command string
 	Started time.Time
 
-	cancel context.CancelFunc
-	done   chan struct{}
+	cancel  context.CancelFunc
+	done    chan struct{}
+	printed chan struct{} // closed at the first output
 
 	mu     sync.Mutex
 	ring   []byte // the newest output, at most JobRing bytes
@@ -50,6 +51,9 @@ type Job struct {
 func (j *Job) Write(p []byte) (int, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if j.total == 0 && len(p) > 0 {
+		close(j.printed)
+	}
 	j.total += int64(len(p))
 	if len(p) >= JobRing {
 		j.ring = append(j.ring[:0], p[len(p)-JobRing:]...)
@@ -69,7 +73,7 @@ func (js *Jobs) Start(command string, run func(ctx context.Context, out io.Write
 	ctx, cancel := context.WithCancel(context.Background())
 	js.mu.Lock()
 	js.next++
-	j := &Job{ID: js.next, Command: command, Started: time.Now(), cancel: cancel, done: make(chan struct{})}
+	j := &Job{ID: js.next, Command: command, Started: time.Now(), cancel: cancel, done: make(chan struct{}), printed: make(chan struct{})}
 	js.jobs = append(js.jobs, j)
 	js.mu.Unlock()
 	go func() {
@@ -99,19 +103,12 @@ func (j *Job) Running() bool {
 
 // Wait waits up to d for the job to end or to print something.
 func (j *Job) Wait(d time.Duration) {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		j.mu.Lock()
-		printed := j.total > 0
-		j.mu.Unlock()
-		if printed || !j.Running() {
-			return
-		}
-		select {
-		case <-j.done:
-			return
-		case <-time.After(20 * time.Millisecond):
-		}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-j.printed:
+	case <-j.done:
+	case <-t.C:
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 // firstOutputWait is how long starting a job waits for its first output
 // (or its end) before the call returns.
-const firstOutputWait = 1500 * time.Millisecond
+const firstOutputWait = 500 * time.Millisecond
 
 // startJob runs a run_shell command in the background: in the box the
 // command would have run in, its output into the job's ring.

@@ -75,3 +75,22 @@ func BenchmarkKeystrokeWhileStreaming(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlanUpdate: one task-list update while a turn runs, from the
+// event to the drawn frame (a frame is 16.7 ms at 60 per second).
+func BenchmarkPlanUpdate(b *testing.B) {
+	f := newFixture(&testing.T{})
+	f.busy("do the work")
+	o := listener.Origin{Turn: f.m.turn}
+	steps := make([]listener.PlanStep, 12)
+	for i := range steps {
+		steps[i] = listener.PlanStep{Step: fmt.Sprintf("step %d of the work", i+1), Status: "pending"}
+	}
+	i := 0
+	for b.Loop() {
+		steps[i%12].Status = "completed"
+		f.m.Update(agentEventMsg{ev: listener.Plan{Origin: o, Steps: steps}})
+		_ = f.m.View()
+		i++
+	}
+}
