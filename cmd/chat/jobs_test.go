@@ -109,3 +109,29 @@ func TestTUIJobsOutliveTheTurnNotChat(t *testing.T) {
 	}
 	waitForProcess(t, second, false)
 }
+
+// TestFloodingJobKeepsMemoryFlat: a background job that prints 100 MB
+// costs chat its ring (1 MiB), not the output: chat's peak RSS stays far
+// below what the job printed.
+func TestFloodingJobKeepsMemoryFlat(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		bgCall("f1", "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo flood-done", true),
+		bgCall("w1", "sleep 3", false),
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "o1", Name: "job_output", Args: `{"id":1}`}}},
+		oaitest.Answer{Text: "read it"})
+	cmd := command(t, srv, "-p", "flood")
+	out, errOut, code := run(t, cmd)
+	if code != 0 || !strings.Contains(out, "read it") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if r := reqs[3].Messages[len(reqs[3].Messages)-1].Text(); !strings.Contains(r, "flood-done") || !strings.Contains(r, "bytes not shown") || len(r) > 20<<10 {
+		t.Fatalf("job_output after the flood: %d bytes, %q…", len(r), r[:min(len(r), 200)])
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	if rss > 80<<20 {
+		t.Fatalf("chat's peak RSS %d MB while a job printed 100 MB", rss>>20)
+	}
+	t.Logf("peak RSS %.1f MB with a 100 MB flood", float64(rss)/(1<<20))
+}
