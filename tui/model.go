@@ -209,6 +209,7 @@ type Model struct {
 	plan      taskList // the agent's task list
 	planTurn  bool     // the running turn plans (plan mode)
 	planEdit  bool     // the editor holds the plan: saved, it is carried out
+	follow    int      // the background job followed live (/ps N; 0: none)
 	price     func(model string, u session.Usage) (float64, bool)
 	edits     *app.Edits // the history edits, saved by the application layer
 	asking    *asking    // a tool waits for approval
@@ -286,6 +287,9 @@ func (m *Model) Init() tea.Cmd {
 // status bar.
 func (m *Model) belowApproval() string {
 	var parts []string
+	if f := m.followView(); f != "" {
+		parts = append(parts, f)
+	}
 	if p := m.planLive(); p != "" {
 		parts = append(parts, p)
 	}

@@ -102,6 +102,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.notice = ""
 		}
 		return nil
+	case followTick:
+		return m.onFollowTick(msg)
 	case spinner.TickMsg:
 		if !m.busy {
 			return nil

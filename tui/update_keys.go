@@ -111,6 +111,10 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		if m.busy {
 			return m.cancel()
 		}
+		if m.follow != 0 {
+			m.follow, m.notice = 0, "" // the job goes on; /ps lists it
+			return nil
+		}
 		return m.escAtIdle()
 	case "ctrl+d":
 		if m.input.empty() {

@@ -93,6 +93,14 @@ func TestTUIJobsOutliveTheTurnNotChat(t *testing.T) {
 	if screen := tm.waitFor("background jobs (/ps N", 10*loadAllowance*time.Second); !strings.Contains(screen, "running") {
 		t.Fatalf("/ps:\n%s", screen)
 	}
+	tm.ask("/ps 1")
+	tm.waitFor("job 1 · running", 10*loadAllowance*time.Second) // followed live, above the input
+	tm.keys("Escape")                                           // alone: an Esc with a key right after it reads as Alt+key
+	for deadline := time.Now().Add(10 * loadAllowance * time.Second); strings.Contains(tm.screen(), "│ (no output yet)"); time.Sleep(30 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("esc did not stop following:\n%s", tm.screen())
+		}
+	}
 	tm.ask("/stop 1")
 	tm.waitFor("job 1 stopped", 10*loadAllowance*time.Second)
 	waitForProcess(t, first, false)
