@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 func bgCall(id, command string, background bool) oaitest.Answer {
@@ -27,36 +29,46 @@ func quote(s string) string {
 // TestBackgroundServerInTheBox: a server started in the background (in
 // the box, on its own loopback) answers a command of a later step; the
 // model reads the job's output and stops it; print mode stops what is
-// still running before it exits, and says so.
+// still running before it exits, and says so. As root and as an ordinary
+// user.
 func TestBackgroundServerInTheBox(t *testing.T) {
 	t.Parallel()
-	srv := oaitest.New(t,
-		bgCall("s1", "python3 -u -m http.server 8765 --bind 127.0.0.1", true),
-		bgCall("s2", "sleep 1; python3 -c 'import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:8765/\").status)'", false),
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "o1", Name: "job_output", Args: `{"id":1}`}}},
-		bgCall("s3", "sleep 300", true),
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "k1", Name: "job_stop", Args: `{"id":1}`}}},
-		oaitest.Answer{Text: "the server answered"})
-	out, errOut, code := run(t, command(t, srv, "-p", "serve and check"))
-	if code != 0 || !strings.Contains(out, "the server answered") {
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no sandbox here (Landlock)")
 	}
-	reqs := srv.Requests()
-	result := func(i int) string { return reqs[i].Messages[len(reqs[i].Messages)-1].Text() }
-	if r := result(1); !strings.Contains(r, "started background job 1") || !strings.Contains(r, "running") {
-		t.Fatalf("starting the job: %q", r)
-	}
-	if r := result(2); !strings.Contains(r, "200") {
-		t.Fatalf("the later step's request to the job: %q", r)
-	}
-	if r := result(3); !strings.Contains(r, `"GET / HTTP/1.1" 200`) {
-		t.Fatalf("job_output: %q", r)
-	}
-	if r := result(5); !strings.Contains(r, "job 1 stopped") {
-		t.Fatalf("job_stop: %q", r)
-	}
-	if !strings.Contains(errOut, "stopped 1 background job") {
-		t.Fatalf("print mode did not say it stopped the job left running:\n%s", errOut)
+	for i, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			t.Parallel()
+			port := fmt.Sprint(8765 + i)
+			srv := oaitest.New(t,
+				bgCall("s1", "python3 -u -m http.server "+port+" --bind 127.0.0.1", true),
+				bgCall("s2", "sleep 1; python3 -c 'import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:"+port+"/\").status)'", false),
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "o1", Name: "job_output", Args: `{"id":1}`}}},
+				bgCall("s3", "sleep 300", true),
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "k1", Name: "job_stop", Args: `{"id":1}`}}},
+				oaitest.Answer{Text: "the server answered"})
+			out, errOut, code := newUserRun(t, u, srv).run("-p", "serve and check")
+			if code != 0 || !strings.Contains(out, "the server answered") {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+			reqs := srv.Requests()
+			result := func(i int) string { return reqs[i].Messages[len(reqs[i].Messages)-1].Text() }
+			if r := result(1); !strings.Contains(r, "started background job 1") || !strings.Contains(r, "running") {
+				t.Fatalf("starting the job: %q", r)
+			}
+			if r := result(2); !strings.Contains(r, "200") {
+				t.Fatalf("the later step's request to the job: %q", r)
+			}
+			if r := result(3); !strings.Contains(r, `"GET / HTTP/1.1" 200`) {
+				t.Fatalf("job_output: %q", r)
+			}
+			if r := result(5); !strings.Contains(r, "job 1 stopped") {
+				t.Fatalf("job_stop: %q", r)
+			}
+			if !strings.Contains(errOut, "stopped 1 background job") {
+				t.Fatalf("print mode did not say it stopped the job left running:\n%s", errOut)
+			}
+		})
 	}
 }
 
@@ -123,6 +135,9 @@ func TestTUIJobsOutliveTheTurnNotChat(t *testing.T) {
 // below what the job printed.
 func TestFloodingJobKeepsMemoryFlat(t *testing.T) {
 	t.Parallel()
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no sandbox here (Landlock)")
+	}
 	srv := oaitest.New(t,
 		bgCall("f1", "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo flood-done", true),
 		bgCall("w1", "sleep 3", false),

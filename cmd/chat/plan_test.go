@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +11,9 @@ import (
 
 	"github.com/coder/acp-go-sdk"
 
+	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // planCall is the model keeping its task list.
@@ -125,50 +126,56 @@ func TestTUIPlanInPlace(t *testing.T) {
 // TestPlanModeWritesNothingUntilGo: in plan mode (print mode's --plan)
 // the model's write is refused and its command runs in a box that writes
 // nowhere: the files do not exist after it; the plan is kept; a later
-// --continue --go carries it out, and then it writes.
+// --continue --go carries it out, and then it writes. As root and as an
+// ordinary user.
 func TestPlanModeWritesNothingUntilGo(t *testing.T) {
 	t.Parallel()
-	home, dir := t.TempDir(), t.TempDir()
-	srv := oaitest.New(t,
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"planned.txt","content":"too early\n"}`}}},
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"echo x > made.txt; ls"}`}}},
-		planCall("p1", "pending", "pending", "pending"),
-		oaitest.Answer{Text: "1. read the code (main.go)\n2. change it (main.go)\n3. test it"},
-		oaitest.Answer{Calls: []oaitest.Call{{ID: "w2", Name: "write_file", Args: `{"path":"planned.txt","content":"now\n"}`}}},
-		oaitest.Answer{Text: "done"})
-	exec := func(args ...string) (string, string, int) {
-		return run(t, inHome(t, command(t, srv, args...), home, dir))
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no sandbox here (Landlock)")
 	}
-	out, errOut, code := exec("--plan", "--yes", "-p", "plan the change")
-	if code != 0 || !strings.Contains(out, "1. read the code") || !strings.Contains(errOut, "plan mode: nothing was changed") {
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
-	}
-	for _, f := range []string{"planned.txt", "made.txt"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
-			t.Fatalf("%s exists after plan mode: %v", f, err)
-		}
-	}
-	reqs := srv.Requests()
-	if first := reqs[0].Messages[1].Text(); !strings.Contains(first, "This is plan mode") {
-		t.Fatalf("the model was not told it plans: %q", first)
-	}
-	if refused := reqs[1].Messages[len(reqs[1].Messages)-1].Text(); !strings.Contains(refused, "plan mode") {
-		t.Fatalf("the write's refusal: %q", refused)
-	}
-	// The command ran, in the box: the kernel refused its write.
-	if ran := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); !strings.Contains(ran, "Read-only file system") {
-		t.Fatalf("the command in plan mode: %q", ran)
-	}
-	out, errOut, code = exec("--continue", "--go", "--yes")
-	if code != 0 || !strings.Contains(out, "done") {
-		t.Fatalf("--go: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "planned.txt")); err != nil || string(b) != "now\n" {
-		t.Fatalf("after --go: %q %v", b, err)
-	}
-	last := srv.Requests()[len(srv.Requests())-2]
-	if !strings.Contains(last.Messages[len(last.Messages)-1].Text()+fmt.Sprint(last.Messages), "Go: carry out the plan above") {
-		t.Fatalf("--go sent %s", last.Shape())
+	for _, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t,
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"planned.txt","content":"too early\n"}`}}},
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"echo x > made.txt; ls"}`}}},
+				planCall("p1", "pending", "pending", "pending"),
+				oaitest.Answer{Text: "1. read the code (main.go)\n2. change it (main.go)\n3. test it"},
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "w2", Name: "write_file", Args: `{"path":"planned.txt","content":"now\n"}`}}},
+				oaitest.Answer{Text: "done"})
+			r := newUserRun(t, u, srv)
+			out, errOut, code := r.run("--plan", "--yes", "-p", "plan the change")
+			if code != 0 || !strings.Contains(out, "1. read the code") || !strings.Contains(errOut, "plan mode: nothing was changed") {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+			for _, f := range []string{"planned.txt", "made.txt"} {
+				if _, err := os.Stat(filepath.Join(r.dir, f)); !os.IsNotExist(err) {
+					t.Fatalf("%s exists after plan mode: %v", f, err)
+				}
+			}
+			reqs := srv.Requests()
+			if first := reqs[0].Messages[1].Text(); !strings.Contains(first, "This is plan mode") {
+				t.Fatalf("the model was not told it plans: %q", first)
+			}
+			if refused := reqs[1].Messages[len(reqs[1].Messages)-1].Text(); !strings.Contains(refused, "plan mode") {
+				t.Fatalf("the write's refusal: %q", refused)
+			}
+			// The command ran, in the box: the kernel refused its write.
+			if ran := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); !strings.Contains(ran, "Read-only file system") {
+				t.Fatalf("the command in plan mode: %q", ran)
+			}
+			out, errOut, code = r.run("--continue", "--go", "--yes")
+			if code != 0 || !strings.Contains(out, "done") {
+				t.Fatalf("--go: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+			}
+			if b, err := os.ReadFile(filepath.Join(r.dir, "planned.txt")); err != nil || string(b) != "now\n" {
+				t.Fatalf("after --go: %q %v", b, err)
+			}
+			last := srv.Requests()[len(srv.Requests())-2]
+			if !strings.Contains(last.Messages[len(last.Messages)-1].Text(), "Go: carry out the plan above") {
+				t.Fatalf("--go sent %s", last.Shape())
+			}
+		})
 	}
 }
 
