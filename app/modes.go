@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -83,7 +84,9 @@ func modeID(box sandbox.Mode, persona string) string {
 // an id names.
 func (w *Run) SetMode(id string) error {
 	if id == PlanModeID {
-		_ = w.SetPlanning(true) // without a box: planning, commands refused
+		if err := w.SetPlanning(true); err != nil && !errors.Is(err, errNotBoxed) {
+			return err // without a box it plans all the same, commands refused
+		}
 		return nil
 	}
 	if err := w.SetPlanning(false); err != nil {

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/chatrepl/chat/agent"
@@ -54,9 +55,14 @@ func (r *Run) SetPlanning(on bool) error {
 		if r.shell.ReadOnly() {
 			r.boxBeforePlan = sandbox.ReadOnly
 		}
-		return r.shell.SetMode(sandbox.ReadOnly)
+		if err := r.shell.SetMode(sandbox.ReadOnly); err != nil {
+			// A box that may write must not run plan mode's commands.
+			policy.SetPlanning(false)
+			return fmt.Errorf("plan mode could not start: %w", err)
+		}
+		return nil
 	}
-	return r.shell.SetMode(r.boxBeforePlan)
+	return r.shell.SetMode(r.boxBeforePlan) // failing, it stays read-only
 }
 
 // Planning reports whether plan mode is on.

@@ -82,10 +82,19 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 		if attached != nil {
 			attached(s, id)
 		}
-		_ = r.SetPlanning(wasPlanning(s.Messages()))
+		r.resumePlanning(s)
 	}
-	_ = r.SetPlanning(wasPlanning(sess.Messages()))
+	r.resumePlanning(sess)
 	return r, nil
+}
+
+// resumePlanning puts the run in the mode s stopped in; a plan mode that
+// cannot start again here is said.
+func (r *Run) resumePlanning(s *session.Session) {
+	planning := wasPlanning(s.Messages())
+	if err := r.SetPlanning(planning); planning && !r.Planning() {
+		fmt.Fprintf(r.spec.Env.Stderr, "chat: the session was in plan mode, which cannot start here (%v); it goes on out of it\n", err)
+	}
 }
 
 // turnSaver saves the session when a turn of the main agent ends, for

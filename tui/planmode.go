@@ -25,6 +25,8 @@ func (m *Model) togglePlanning() tea.Cmd {
 func (m *Model) setPlanning(on bool) tea.Cmd {
 	err := m.app.SetPlanning(on)
 	switch {
+	case on && !m.app.Planning():
+		m.notice = err.Error() // it could not start: nothing changed
 	case on && err != nil:
 		m.notice = "plan mode on · " + err.Error()
 	case on:

@@ -165,7 +165,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	case o.goPlan:
 		_ = run.SetPlanning(false)
 	case o.plan:
-		if err := run.SetPlanning(true); err != nil {
+		if err := run.SetPlanning(true); err != nil && !run.Planning() {
+			return err // asked to plan: never a run that may write instead
+		} else if err != nil {
 			fmt.Fprintln(d.stderr, "chat: plan mode:", err)
 		}
 	}

@@ -39,7 +39,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	defer run.Close()
 	run.Start(ctx, app.ProbeAtStart)
 	if o.plan {
-		_ = run.SetPlanning(true) // the status bar says it, and why commands cannot run where they cannot
+		if err := run.SetPlanning(true); err != nil && !run.Planning() {
+			return err
+		} // else the status bar says plan mode; a command says why it cannot run
 	}
 	// From here on the screen is the program's: hooks report into it.
 	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
