@@ -319,6 +319,7 @@ func (r *Run) Rewinder() Rewinder {
 // run would write to Env.Stderr goes elsewhere. The hooks report through
 // report; notes about checkpoints are held for /rewind.
 func (r *Run) OnScreen(report func(string)) {
+	r.onScreen = report
 	r.HookNotes(report)
 	if c := r.checkpoints; c != nil {
 		c.mu.Lock()

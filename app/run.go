@@ -41,6 +41,8 @@ type Run struct {
 	boxBeforePlan sandbox.Mode
 	// jobs are the background commands; they end with the run.
 	jobs *tool.Jobs
+	// onScreen reports to the screen a front end draws (nil: stderr).
+	onScreen func(string)
 	// findWindow starts the probe for the context window, once, and
 	// returns a channel closed when it is known (or known to be unknown);
 	// nil when the window was settled without one.
@@ -93,8 +95,18 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 func (r *Run) resumePlanning(s *session.Session) {
 	planning := wasPlanning(s.Messages())
 	if err := r.SetPlanning(planning); planning && !r.Planning() {
-		fmt.Fprintf(r.spec.Env.Stderr, "chat: the session was in plan mode, which cannot start here (%v); it goes on out of it\n", err)
+		r.say(fmt.Sprintf("the session was in plan mode, which cannot start here (%v); it goes on out of it", err))
 	}
+}
+
+// say tells the person something: on the screen once a front end draws
+// one (OnScreen), else on Env.Stderr.
+func (r *Run) say(text string) {
+	if r.onScreen != nil {
+		r.onScreen(text)
+		return
+	}
+	fmt.Fprintln(r.spec.Env.Stderr, "chat: "+text)
 }
 
 // turnSaver saves the session when a turn of the main agent ends, for
