@@ -30,6 +30,7 @@ type events struct {
 	streamed map[string]bool   // by agent: its current message streamed
 	output   map[string]string // by call: the running output so far
 	open     []string          // calls started and not finished, in order
+	jobs     map[string]bool   // calls that started a background job still running
 	usage    turnUsage
 	finish   string // the main agent's last finish_reason
 	window   int
@@ -84,7 +85,40 @@ func (e *events) OnEvent(ev listener.Event) {
 		id := callID(agent, ev.ID)
 		delete(e.output, id)
 		e.open = slices.DeleteFunc(e.open, func(o string) bool { return o == id })
+		if e.jobs[id] && ev.Err == nil {
+			// A background job: the call goes on as long as the job runs,
+			// its output shown as it comes (listener.Job).
+			e.out.push(update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress),
+				acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(ev.Content)))}))})
+			break
+		}
 		e.out.push(update{u: endCall(id, ev.Name, ev.Content, ev.Err)})
+	case listener.Job:
+		// The main agent's jobs, on their calls (a sub-agent's call ids are
+		// its own: its jobs show in /ps, not here).
+		id := ev.CallID
+		switch {
+		case id == "":
+		case !ev.Ended:
+			if e.jobs == nil {
+				e.jobs = map[string]bool{}
+			}
+			if _, seen := e.jobs[id]; !seen || e.jobs[id] {
+				e.jobs[id] = true
+				if ev.Tail != "" {
+					e.out.push(update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress),
+						acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(fmt.Sprintf("job %d · %s\n%s", ev.ID, ev.State, ev.Tail))))}))})
+				}
+			}
+		case e.jobs[id]:
+			e.jobs[id] = false
+			status := acp.ToolCallStatusCompleted
+			if strings.HasPrefix(ev.State, "failed") || (strings.HasPrefix(ev.State, "exited ") && ev.State != "exited 0") {
+				status = acp.ToolCallStatusFailed
+			}
+			e.out.push(update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(status),
+				acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(fmt.Sprintf("job %d · %s\n%s", ev.ID, ev.State, ev.Tail))))}))})
+		}
 	case listener.Usage:
 		if speaks(agent) {
 			e.usage.prompt += ev.Prompt

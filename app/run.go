@@ -124,6 +124,12 @@ func (t turnSaver) OnEvent(e listener.Event) {
 func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	spec, ls := r.spec, r.spec.Listeners
 	r.jobs = &tool.Jobs{}
+	// Every front end hears of the jobs: an editor shows each as its
+	// call, live; print mode and the REPL say when one ends.
+	r.jobs.Watch(func(e tool.JobEvent) {
+		j := e.Job
+		ls.Emit(listener.Job{CallID: j.CallID, ID: j.ID, Command: j.Command, State: j.State(), Tail: j.Tail(12), Ended: e.Ended})
+	})
 	builtins, shell, err := builtinTools(spec.Env, spec.Config, r.jobs)
 	if err != nil {
 		return err

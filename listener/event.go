@@ -152,6 +152,17 @@ type (
 		Explanation string
 		Steps       []PlanStep
 	}
+	// Job is a background job that started, printed (at most a few times a
+	// second) or ended: its state and its last lines. Not tied to a turn
+	// (Turn 0): a job outlives the turn that started it.
+	Job struct {
+		Origin
+		CallID      string // the run_shell call that started it
+		ID          int
+		Command     string
+		State, Tail string
+		Ended       bool
+	}
 	// TurnDone is always the last event of a turn, whatever its outcome.
 	TurnDone struct {
 		Origin
@@ -178,6 +189,7 @@ func (Error) Kind() string          { return "error" }
 func (Rescued) Kind() string        { return "rescued" }
 func (TurnDone) Kind() string       { return "turn_done" }
 func (Plan) Kind() string           { return "plan" }
+func (Job) Kind() string            { return "job" }
 
 // PlanStep is one step of a task list; Status is "pending",
 // "in_progress" or "completed".

@@ -50,6 +50,9 @@ type jsonEvent struct {
 	Format      string         `json:"format,omitempty"`
 	Calls       int            `json:"calls,omitempty"`
 	Steps       []PlanStep     `json:"steps,omitempty"`
+	Job         int            `json:"job,omitempty"`
+	State       string         `json:"state,omitempty"`
+	Ended       bool           `json:"ended,omitempty"`
 }
 
 // OnEvent implements Listener.
@@ -71,6 +74,8 @@ func (j *JSONL) OnEvent(e Event) {
 		v.ID, v.Name, v.Arguments = e.ID, e.Name, e.Arguments
 	case Plan:
 		v.Text, v.Steps = e.Explanation, e.Steps
+	case Job:
+		v.ID, v.Job, v.Arguments, v.State, v.Text, v.Ended = e.CallID, e.ID, e.Command, e.State, e.Tail, e.Ended
 	case ToolOutput:
 		v.ID, v.Name, v.Text = e.ID, e.Name, e.Text
 	case ToolResult:

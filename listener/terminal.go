@@ -123,6 +123,11 @@ func (t *Terminal) OnEvent(e Event) {
 		// stays clean for a pipe.
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, strings.ReplaceAll(PlanText(e.Steps), "\n", "\n"+t.indent))
+	case Job:
+		if e.Ended {
+			t.endAnswerLine()
+			fmt.Fprintf(s.diag, "%sbackground job %d ended: %s\n", t.indent, e.ID, e.State)
+		}
 	case FallbackNotice:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s! %s\n", t.indent, e.Reason)

@@ -22,9 +22,37 @@ const JobRing = 1 << 20
 // started them (cancelling a turn does not stop its jobs) and end with
 // the run (StopAll), or with chat itself (the box dies with it).
 type Jobs struct {
-	mu   sync.Mutex
-	next int
-	jobs []*Job
+	mu    sync.Mutex
+	next  int
+	jobs  []*Job
+	watch func(JobEvent)
+}
+
+// JobEvent says a job started, printed (at most every jobNotifyEvery) or
+// ended.
+type JobEvent struct {
+	Job   *Job
+	Ended bool
+}
+
+// jobNotifyEvery bounds how often a job's output is announced.
+const jobNotifyEvery = 250 * time.Millisecond
+
+// Watch has f hear of every job's start, output and end (a front end
+// that shows jobs live: an editor). f must return quickly.
+func (js *Jobs) Watch(f func(JobEvent)) {
+	js.mu.Lock()
+	js.watch = f
+	js.mu.Unlock()
+}
+
+func (js *Jobs) notify(e JobEvent) {
+	js.mu.Lock()
+	f := js.watch
+	js.mu.Unlock()
+	if f != nil {
+		f(e)
+	}
 }
 
 // Job is one background command.
@@ -32,6 +60,9 @@ type Job struct {
 	ID      int
 	Command string
 	Started time.Time
+	// CallID is the run_shell call that started it.
+	CallID string
+	jobs   *Jobs
 
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -44,38 +75,47 @@ type Job struct {
 	exit   int
 	err    error
 	ended  time.Time
-	stated bool // the agent was told it ended
+	stated bool      // the agent was told it ended
+	told   time.Time // when its output was last announced
 }
 
 // Write keeps the newest JobRing bytes.
 func (j *Job) Write(p []byte) (int, error) {
 	j.mu.Lock()
-	defer j.mu.Unlock()
 	if j.total == 0 && len(p) > 0 {
 		close(j.printed)
 	}
 	j.total += int64(len(p))
 	if len(p) >= JobRing {
 		j.ring = append(j.ring[:0], p[len(p)-JobRing:]...)
-		return len(p), nil
+	} else {
+		if over := len(j.ring) + len(p) - JobRing; over > 0 {
+			j.ring = append(j.ring[:0], j.ring[over:]...)
+		}
+		j.ring = append(j.ring, p...)
 	}
-	if over := len(j.ring) + len(p) - JobRing; over > 0 {
-		j.ring = append(j.ring[:0], j.ring[over:]...)
+	tell := time.Since(j.told) >= jobNotifyEvery
+	if tell {
+		j.told = time.Now()
 	}
-	j.ring = append(j.ring, p...)
+	j.mu.Unlock()
+	if tell && j.jobs != nil {
+		j.jobs.notify(JobEvent{Job: j})
+	}
 	return len(p), nil
 }
 
 // Start runs command in the background through run (which runs it, in
 // the box, writing its output to out, until ctx is done) and returns the
 // job at once.
-func (js *Jobs) Start(command string, run func(ctx context.Context, out io.Writer) (int, error)) *Job {
+func (js *Jobs) Start(command, callID string, run func(ctx context.Context, out io.Writer) (int, error)) *Job {
 	ctx, cancel := context.WithCancel(context.Background())
 	js.mu.Lock()
 	js.next++
-	j := &Job{ID: js.next, Command: command, Started: time.Now(), cancel: cancel, done: make(chan struct{}), printed: make(chan struct{})}
+	j := &Job{ID: js.next, Command: command, CallID: callID, Started: time.Now(), jobs: js, cancel: cancel, done: make(chan struct{}), printed: make(chan struct{}), told: time.Now()}
 	js.jobs = append(js.jobs, j)
 	js.mu.Unlock()
+	js.notify(JobEvent{Job: j}) // before the call that starts it returns
 	go func() {
 		exit, err := run(ctx, j)
 		j.mu.Lock()
@@ -85,6 +125,7 @@ func (js *Jobs) Start(command string, run func(ctx context.Context, out io.Write
 		}
 		j.mu.Unlock()
 		close(j.done)
+		js.notify(JobEvent{Job: j, Ended: true})
 	}()
 	return j
 }

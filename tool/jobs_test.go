@@ -14,7 +14,7 @@ import (
 func TestJobOutputIsBounded(t *testing.T) {
 	t.Parallel()
 	js := &Jobs{}
-	j := js.Start("flood", func(ctx context.Context, out io.Writer) (int, error) {
+	j := js.Start("flood", "", func(ctx context.Context, out io.Writer) (int, error) {
 		chunk := []byte(strings.Repeat("x", 32<<10-1) + "\n")
 		for i := 0; i < 100<<20/len(chunk); i++ {
 			if _, err := out.Write(chunk); err != nil {

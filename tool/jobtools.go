@@ -23,7 +23,7 @@ func (s RunShell) startJob(ctx context.Context, a shellArgs) (string, error) {
 	if r, ok := Reviewed(ctx); ok {
 		boxed = r.Confined
 	}
-	j := s.Jobs.Start(a.Command, func(ctx context.Context, out io.Writer) (int, error) {
+	j := s.Jobs.Start(a.Command, CallIDOf(ctx), func(ctx context.Context, out io.Writer) (int, error) {
 		if boxed {
 			return s.runBoxed(ctx, a.Command, out)
 		}

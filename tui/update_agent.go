@@ -88,6 +88,13 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		// this event only draws it again.
 		return nil
 	}
+	if j, ok := ev.(listener.Job); ok {
+		// Not tied to a turn; the list is /ps's, and an end is said.
+		if j.Ended {
+			m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("■ background job %d ended: %s (/ps %d shows its last lines)", j.ID, listener.VisibleString(j.State), j.ID)))
+		}
+		return nil
+	}
 	if n, ok := ev.(listener.Notice); ok && n.Turn == 0 {
 		// Not tied to a turn (a server that failed to start, a hook at
 		// session start): shown whenever it comes.

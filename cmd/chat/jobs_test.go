@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -8,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -183,4 +186,56 @@ func TestFloodingJobKeepsMemoryFlat(t *testing.T) {
 		t.Fatalf("chat's peak RSS %d MB while a job printed 100 MB", rss>>20)
 	}
 	t.Logf("peak RSS %.1f MB with a 100 MB flood", float64(rss)/(1<<20))
+}
+
+// TestACPShowsAJobOnItsCall: in an editor, a background job is its
+// run_shell call, in progress while the job runs, with its output as it
+// comes, and finished when the job ends (here: stopped by the model in
+// the next prompt).
+func TestACPShowsAJobOnItsCall(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		bgCall("bg1", "echo hello-from-job; exec sleep 300", true), oaitest.Answer{Text: "it runs"},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "k1", Name: "job_stop", Args: `{"id":1}`}}}, oaitest.Answer{Text: "stopped it"})
+	w := newWorld(t, srv)
+	writeConfig(t, w.home, "[sandbox]\nmode = \"off\"\n")
+	e := w.acpInProcess()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, w.wd)
+	if _, err := e.prompt(ctx, id, acp.TextBlock("start it")); err != nil {
+		t.Fatal(err)
+	}
+	statusOf := func() (acp.ToolCallStatus, string) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		var status acp.ToolCallStatus
+		var text string
+		for _, u := range e.updates {
+			if c := u.ToolCallUpdate; c != nil && c.ToolCallId == "bg1" {
+				if c.Status != nil {
+					status = *c.Status
+				}
+				for _, content := range c.Content {
+					if content.Content != nil && content.Content.Content.Text != nil {
+						text = content.Content.Content.Text.Text
+					}
+				}
+			}
+		}
+		return status, text
+	}
+	if status, text := statusOf(); status != acp.ToolCallStatusInProgress || !strings.Contains(text, "hello-from-job") {
+		t.Fatalf("while the job runs: %q %q", status, text)
+	}
+	if _, err := e.prompt(ctx, id, acp.TextBlock("stop it")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * loadAllowance * time.Second)
+	for status, text := statusOf(); status != acp.ToolCallStatusCompleted || !strings.Contains(text, "stopped"); status, text = statusOf() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after job_stop: %q %q", status, text)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
