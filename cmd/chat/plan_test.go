@@ -180,12 +180,14 @@ func TestPlanModeWritesNothingUntilGo(t *testing.T) {
 }
 
 // TestTUIPlanThenGo: /plan in the REPL plans without writing (the model's
-// write is refused), says how to go on, and /go carries the plan out.
+// write is refused), says how to go on; typing asks for another plan (in
+// plan mode still); /go carries it out.
 func TestTUIPlanThenGo(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t,
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"out.txt","content":"early\n"}`}}},
 		oaitest.Answer{Text: "1. write out.txt (out.txt)"},
+		oaitest.Answer{Text: "1. write out.txt (out.txt)\n2. read it back"},
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w2", Name: "write_file", Args: `{"path":"out.txt","content":"planned\n"}`}}},
 		oaitest.Answer{Text: "wrote it as planned"})
 	tm := startTerm(t, srv, "--yes")
@@ -196,6 +198,12 @@ func TestTUIPlanThenGo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(tm.dir, "out.txt")); !os.IsNotExist(err) {
 		t.Fatalf("written in plan mode: %v", err)
+	}
+	tm.ask("also read it back")
+	tm.waitFor("2. read it back", 10*loadAllowance*time.Second)
+	reqs := srv.Requests()
+	if refine := reqs[len(reqs)-1].Messages[len(reqs[len(reqs)-1].Messages)-1].Text(); !strings.Contains(refine, "This is plan mode") {
+		t.Fatalf("the refinement was not sent in plan mode: %q", refine)
 	}
 	tm.ask("/go")
 	tm.waitFor("wrote it as planned", 10*loadAllowance*time.Second)
