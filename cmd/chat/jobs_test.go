@@ -75,7 +75,8 @@ func TestBackgroundServerInTheBox(t *testing.T) {
 	}
 }
 
-// TestTUIJobsOutliveTheTurnNotChat: in the REPL a background job keeps
+// TestTUIJobsOutliveTheTurnNotChat: in the REPL a background server (in
+// the box, on its loopback) answers a later step's curl and keeps
 // running after its turn (and after Ctrl+C cancels the next one), /ps
 // lists it, the status bar counts it, /stop ends it; a job still running
 // when chat is killed with kill -9 does not outlive it.
@@ -84,14 +85,22 @@ func TestTUIJobsOutliveTheTurnNotChat(t *testing.T) {
 	first := fmt.Sprintf("chat-test-job-%d-a", os.Getpid())
 	second := fmt.Sprintf("chat-test-job-%d-b", os.Getpid())
 	gate := oaitest.NewGate()
+	port := fmt.Sprint(18000 + os.Getpid()%1000)
 	srv := oaitest.New(t,
-		bgCall("j1", execAs(first, "sleep 300"), true), oaitest.Answer{Text: "started it"},
+		// The marker goes in python's own command line (-X takes any
+		// name): python3 may be a shim that execs the real one.
+		bgCall("j1", fmt.Sprintf("m=%s; exec python3 -X ${m}%s -m http.server %s --bind 127.0.0.1", first[:len(first)/2], first[len(first)/2:], port), true),
+		bgCall("c1", "sleep 1; curl -s -o /dev/null -w 'status %{http_code}' http://127.0.0.1:"+port+"/", false),
+		oaitest.Answer{Text: "started it"},
 		oaitest.Answer{Text: "never finished", Gate: gate},
 		bgCall("j2", execAs(second, "sleep 300"), true), oaitest.Answer{Text: "started another"})
 	tm := startTerm(t, srv)
 	tm.ask("start a job")
 	tm.waitFor("started it", 10*loadAllowance*time.Second)
 	waitForProcess(t, first, true)
+	if curl := srv.Requests()[2].Messages; !strings.Contains(curl[len(curl)-1].Text(), "status 200") {
+		t.Fatalf("the server in the box did not answer the later step's curl: %q", curl[len(curl)-1].Text())
+	}
 	tm.waitFor("jobs 1 (/ps)", 10*loadAllowance*time.Second)
 	tm.ask("something slow")
 	<-gate.Entered()
@@ -111,7 +120,7 @@ func TestTUIJobsOutliveTheTurnNotChat(t *testing.T) {
 	tm.ask("/ps 1")
 	tm.waitFor("job 1 · running", 10*loadAllowance*time.Second) // followed live, above the input
 	tm.keys("Escape")                                           // alone: an Esc with a key right after it reads as Alt+key
-	for deadline := time.Now().Add(10 * loadAllowance * time.Second); strings.Contains(tm.screen(), "│ (no output yet)"); time.Sleep(30 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * loadAllowance * time.Second); strings.Contains(tm.screen(), "job 1 · running ·"); time.Sleep(30 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("esc did not stop following:\n%s", tm.screen())
 		}

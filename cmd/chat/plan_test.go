@@ -186,6 +186,7 @@ func TestTUIPlanThenGo(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t,
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w1", Name: "write_file", Args: `{"path":"out.txt","content":"early\n"}`}}},
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"echo x > box.txt"}`}}},
 		oaitest.Answer{Text: "1. write out.txt (out.txt)"},
 		oaitest.Answer{Text: "1. write out.txt (out.txt)\n2. read it back"},
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w2", Name: "write_file", Args: `{"path":"out.txt","content":"planned\n"}`}}},
@@ -196,8 +197,13 @@ func TestTUIPlanThenGo(t *testing.T) {
 	if screen := tm.screen(); !strings.Contains(screen, "plan mode") || !strings.Contains(screen, "1. write out.txt") {
 		t.Fatalf("planning:\n%s", screen)
 	}
-	if _, err := os.Stat(filepath.Join(tm.dir, "out.txt")); !os.IsNotExist(err) {
-		t.Fatalf("written in plan mode: %v", err)
+	for _, f := range []string{"out.txt", "box.txt"} {
+		if _, err := os.Stat(filepath.Join(tm.dir, f)); !os.IsNotExist(err) {
+			t.Fatalf("%s written in plan mode: %v", f, err)
+		}
+	}
+	if shell := srv.Requests()[2].Messages; !strings.Contains(shell[len(shell)-1].Text(), "Read-only file system") {
+		t.Fatalf("the command's write in plan mode: %q", shell[len(shell)-1].Text())
 	}
 	tm.ask("also read it back")
 	tm.waitFor("2. read it back", 10*loadAllowance*time.Second)
@@ -209,5 +215,25 @@ func TestTUIPlanThenGo(t *testing.T) {
 	tm.waitFor("wrote it as planned", 10*loadAllowance*time.Second)
 	if b, err := os.ReadFile(filepath.Join(tm.dir, "out.txt")); err != nil || string(b) != "planned\n" {
 		t.Fatalf("after /go: %q %v", b, err)
+	}
+}
+
+// TestTUIPlanEditThenGo: /go edit opens the plan in $EDITOR; what the
+// person saved is what is carried out.
+func TestTUIPlanEditThenGo(t *testing.T) {
+	t.Parallel()
+	editor := filepath.Join(t.TempDir(), "edit-plan")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\necho '2. and a line the person added' >> \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := oaitest.New(t, oaitest.Answer{Text: "1. write out.txt"}, oaitest.Answer{Text: "carried out the edited plan"})
+	tm := startTermEnv(t, srv, "EDITOR="+editor)
+	tm.ask("/plan write out.txt")
+	tm.waitFor("plan ready", 10*loadAllowance*time.Second)
+	tm.ask("/go edit")
+	tm.waitFor("carried out the edited plan", 10*loadAllowance*time.Second)
+	last := srv.Requests()[1].Messages
+	if sent := last[len(last)-1].Text(); !strings.Contains(sent, "1. write out.txt\n2. and a line the person added") || strings.Contains(sent, "This is plan mode") {
+		t.Fatalf("the edited plan sent: %q", sent)
 	}
 }
