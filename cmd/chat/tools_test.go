@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -89,7 +90,14 @@ func waitForProcess(t *testing.T, marker string, running bool) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 10s, a process %q running: %v", marker, !running)
+			ps, _ := exec.Command("ps", "-eo", "pid,ppid,pgid,sid,stat,etime,args").CombinedOutput()
+			var lines []string
+			for _, l := range strings.Split(string(ps), "\n") {
+				if strings.Contains(l, marker) || strings.Contains(l, "PID") {
+					lines = append(lines, l)
+				}
+			}
+			t.Fatalf("after %s, a process %q running: %v\n%s", 10*loadAllowance*time.Second, marker, !running, strings.Join(lines, "\n"))
 		}
 	}
 }

@@ -316,7 +316,11 @@ func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Wr
 	select {
 	case r = <-answered:
 	case <-ctx.Done():
-		unix.Shutdown(mine, unix.SHUT_RDWR) // the box kills the group
+		// The box kills the group when chat stops writing, and closes its
+		// end once it has reaped the command: the read that ends then
+		// says the command is gone (a job stopped is stopped when Stop
+		// returns).
+		unix.Shutdown(mine, unix.SHUT_WR)
 		r = <-answered
 		r.Error = ""
 	}
