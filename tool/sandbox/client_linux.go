@@ -266,6 +266,9 @@ func (b *Box) Alive() bool {
 	}
 }
 
+// killConfirmWait bounds how long a cancelled command's end is waited for.
+const killConfirmWait = 2 * time.Second
+
 // Run runs argv (argv[0] an absolute path) in the box with env in dir,
 // copying its output (stdout and stderr together) to out. It returns the
 // exit status (128+n for a signal) once the command has exited and its
@@ -319,9 +322,15 @@ func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Wr
 		// The box kills the group when chat stops writing, and closes its
 		// end once it has reaped the command: the read that ends then
 		// says the command is gone (a job stopped is stopped when Stop
-		// returns).
+		// returns). That confirmation is waited for a while, not forever:
+		// a box that does not give it must not hang chat.
 		unix.Shutdown(mine, unix.SHUT_WR)
-		r = <-answered
+		select {
+		case r = <-answered:
+		case <-time.After(killConfirmWait):
+			unix.Shutdown(mine, unix.SHUT_RDWR)
+			r = <-answered
+		}
 		r.Error = ""
 	}
 	unix.Close(mine)
