@@ -53,10 +53,10 @@ type Run struct {
 // spec.Approver, when there is one) and the agent, and applies the
 // persona asked for or the one the resumed session was made with.
 func Open(ctx context.Context, spec Spec) (*Run, error) {
-	r := &Run{spec: spec, cfg: spec.Config}
 	if spec.Listeners == nil {
-		r.spec.Listeners = listener.NewList()
+		spec.Listeners = listener.NewList()
 	}
+	r := &Run{spec: spec, cfg: spec.Config}
 	r.host = newSessionHost(spec)
 	cp, err := newCheckpointer(spec, r.host)
 	if err != nil {
