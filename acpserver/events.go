@@ -88,8 +88,7 @@ func (e *events) OnEvent(ev listener.Event) {
 		if e.jobs[id] && ev.Err == nil {
 			// A background job: the call goes on as long as the job runs,
 			// its output shown as it comes (listener.Job).
-			e.out.push(update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress),
-				acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(ev.Content)))}))})
+			e.out.push(jobUpdate(id, acp.ToolCallStatusInProgress, ev.Content))
 			break
 		}
 		e.out.push(update{u: endCall(id, ev.Name, ev.Content, ev.Err)})
@@ -106,8 +105,7 @@ func (e *events) OnEvent(ev listener.Event) {
 			if _, seen := e.jobs[id]; !seen || e.jobs[id] {
 				e.jobs[id] = true
 				if ev.Tail != "" {
-					e.out.push(update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(acp.ToolCallStatusInProgress),
-						acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(fmt.Sprintf("job %d · %s\n%s", ev.ID, ev.State, ev.Tail))))}))})
+					e.out.push(jobUpdate(id, acp.ToolCallStatusInProgress, fmt.Sprintf("job %d · %s\n%s", ev.ID, ev.State, ev.Tail)))
 				}
 			}
 		case e.jobs[id]:
@@ -116,8 +114,7 @@ func (e *events) OnEvent(ev listener.Event) {
 			if strings.HasPrefix(ev.State, "failed") || (strings.HasPrefix(ev.State, "exited ") && ev.State != "exited 0") {
 				status = acp.ToolCallStatusFailed
 			}
-			e.out.push(update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(status),
-				acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(fmt.Sprintf("job %d · %s\n%s", ev.ID, ev.State, ev.Tail))))}))})
+			e.out.push(jobUpdate(id, status, fmt.Sprintf("job %d · %s\n%s", ev.ID, ev.State, ev.Tail)))
 		}
 	case listener.Usage:
 		if speaks(agent) {
@@ -322,4 +319,11 @@ func planUpdate(p listener.Plan) acp.SessionUpdate {
 		entries[i] = acp.PlanEntry{Content: s.Step, Priority: acp.PlanEntryPriorityMedium, Status: acp.PlanEntryStatus(s.Status)}
 	}
 	return acp.UpdatePlan(entries...)
+}
+
+// jobUpdate is a background job's call with status and text: one key per
+// call, so a slow editor gets only the job's latest state.
+func jobUpdate(id string, status acp.ToolCallStatus, text string) update {
+	return update{key: "job " + id, u: acp.UpdateToolCall(acp.ToolCallId(id), acp.WithUpdateStatus(status),
+		acp.WithUpdateContent([]acp.ToolCallContent{acp.ToolContent(acp.TextBlock(fence(text)))}))}
 }

@@ -18,10 +18,11 @@ func planEvent(o listener.Origin, c session.ToolCall, failed bool) (listener.Pla
 	if err != nil {
 		return listener.Plan{}, false
 	}
-	return listener.Plan{Origin: o, Explanation: p.Explanation, Steps: planSteps(p)}, true
+	return listener.Plan{Origin: o, Explanation: p.Explanation, Steps: PlanSteps(p)}, true
 }
 
-func planSteps(p tool.Plan) []listener.PlanStep {
+// PlanSteps is a task list as listeners show it.
+func PlanSteps(p tool.Plan) []listener.PlanStep {
 	steps := make([]listener.PlanStep, len(p.Steps))
 	for i, s := range p.Steps {
 		steps[i] = listener.PlanStep{Step: s.Step, Status: s.Status}

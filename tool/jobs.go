@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatrepl/chat/internal/clip"
 )
 
 // JobRing is how much of a background job's output is kept: the newest
@@ -291,13 +293,7 @@ func (js *Jobs) endedNotes() string {
 	return strings.Join(notes, "\n")
 }
 
-func clipCommand(c string) string {
-	c = strings.Join(strings.Fields(c), " ")
-	if len(c) > 60 {
-		return c[:60] + "…"
-	}
-	return c
-}
+func clipCommand(c string) string { return clip.String(strings.Join(strings.Fields(c), " "), 60) }
 
 // withJobNotes adds to a result what the agent must learn of its jobs.
 func (js *Jobs) withJobNotes(result string) string {

@@ -29,11 +29,7 @@ func currentPlan(msgs []session.Message) taskList {
 	if !ok {
 		return taskList{}
 	}
-	steps := make([]listener.PlanStep, len(p.Steps))
-	for i, s := range p.Steps {
-		steps[i] = listener.PlanStep{Step: s.Step, Status: s.Status}
-	}
-	return taskList{steps: steps}
+	return taskList{steps: agent.PlanSteps(p)}
 }
 
 func (m *Model) onPlan(e listener.Plan) {
