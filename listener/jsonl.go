@@ -20,7 +20,9 @@ func NewJSONL(w io.Writer) *JSONL {
 	return &JSONL{enc: enc}
 }
 
-type jsonEvent struct {
+// Wire is an event as JSON: one line of `chat -p --json`, one SSE frame of
+// `chat serve`.
+type Wire struct {
 	Type        string         `json:"type"`
 	Agent       string         `json:"agent,omitempty"`
 	Turn        uint64         `json:"turn"`
@@ -57,8 +59,16 @@ type jsonEvent struct {
 
 // OnEvent implements Listener.
 func (j *JSONL) OnEvent(e Event) {
+	v := WireOf(e)
+	j.mu.Lock()
+	_ = j.enc.Encode(v) // a closed stdout is not the agent's problem
+	j.mu.Unlock()
+}
+
+// WireOf is e in its JSON form.
+func WireOf(e Event) Wire {
 	o := e.Source()
-	v := jsonEvent{Type: e.Kind(), Agent: o.Agent, Turn: o.Turn}
+	v := Wire{Type: e.Kind(), Agent: o.Agent, Turn: o.Turn}
 	switch e := e.(type) {
 	case UserTurn:
 		v.Content, v.MidLoop = &e.Content, e.MidLoop
@@ -113,7 +123,5 @@ func (j *JSONL) OnEvent(e Event) {
 			v.Error = e.Err.Error()
 		}
 	}
-	j.mu.Lock()
-	_ = j.enc.Encode(v) // a closed stdout is not the agent's problem
-	j.mu.Unlock()
+	return v
 }

@@ -1,0 +1,336 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/chatrepl/chat/app"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Options are a server's run and how it is reached.
+type Options struct {
+	Run *app.Run
+	// Stream is the run's listener for pages (NewStream, on the run's
+	// list before its first turn); Approvals asks through it.
+	Stream    *Stream
+	Approvals *Approvals
+	// Driver starts the turns (nil: the page's own, as for chat serve).
+	Driver Driver
+	// Listener is where it serves (its port is the one a request's Host
+	// must name).
+	Listener net.Listener
+}
+
+// Server is the web front end of one run.
+type Server struct {
+	o      Options
+	ctx    context.Context
+	token  string
+	cookie string
+	port   string
+	own    *turns // the page's own driver, when it has one
+	http   *http.Server
+}
+
+// New prepares a server for o; Serve serves it.
+func New(ctx context.Context, o Options) (*Server, error) {
+	_, port, err := net.SplitHostPort(o.Listener.Addr().String())
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{o: o, ctx: ctx, token: secret(), cookie: secret(), port: port}
+	if s.o.Driver == nil {
+		s.own = newTurns(ctx, o.Run, o.Stream)
+		o.Run.Listeners().Add(s.own)
+		s.o.Driver = s.own
+	}
+	s.http = &http.Server{Handler: s.guard(s.routes()), ReadHeaderTimeout: 10 * time.Second}
+	go markdown() // the highlighter's first use is slow: not on a turn's
+	return s, nil
+}
+
+// URL is the address to open, with the token.
+func (s *Server) URL() string {
+	host := s.o.Listener.Addr().String()
+	if ip, port, err := net.SplitHostPort(host); err == nil && net.ParseIP(ip).IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", port)
+	}
+	return "http://" + host + "/?token=" + s.token
+}
+
+// Serve serves until ctx ends, then waits for the page's turn to end.
+func (s *Server) Serve() error {
+	go func() {
+		<-s.ctx.Done()
+		s.o.Stream.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = s.http.Shutdown(sctx)
+	}()
+	err := s.http.Serve(s.o.Listener)
+	if s.own != nil {
+		s.own.Stop()
+		s.own.wait()
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets")
+	files := http.FileServerFS(static)
+	mux.Handle("GET /assets/", http.StripPrefix("/assets/", files))
+	mux.HandleFunc("GET /assets/code.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+		_, _ = w.Write(codeCSS())
+	})
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		page, _ := assets.ReadFile("assets/index.html")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(page)
+	})
+	mux.Handle("GET /api/events", s.o.Stream)
+	mux.HandleFunc("GET /api/state", s.state)
+	mux.HandleFunc("GET /api/messages", s.earlier)
+	mux.HandleFunc("GET /api/sessions", s.sessions)
+	mux.HandleFunc("POST /api/sessions", s.openSession)
+	mux.HandleFunc("POST /api/send", s.send)
+	mux.HandleFunc("POST /api/stop", func(w http.ResponseWriter, r *http.Request) {
+		s.o.Driver.Stop()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("POST /api/pending", s.pending)
+	mux.HandleFunc("POST /api/approval", s.approval)
+	mux.HandleFunc("GET /api/turns", s.turns)
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v)
+}
+
+// readJSON decodes a request's body into v, or answers 400 and false.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, fmt.Sprintf("the request is larger than %d bytes", tooBig.Limit), http.StatusRequestEntityTooLarge)
+			return false
+		}
+		http.Error(w, "the request is not the JSON expected: "+err.Error(), http.StatusBadRequest)
+		return false
+	}
+	return true
+}
+
+// pageLimit is how many messages a page gets at first (older ones on
+// request): a long session opens fast and the page stays small.
+const pageLimit = 200
+
+type stateView struct {
+	Session struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+	} `json:"session"`
+	Model     string         `json:"model"`
+	Seq       uint64         `json:"seq"`
+	Running   bool           `json:"running"`
+	Messages  []messageView  `json:"messages"`
+	Earlier   int            `json:"earlier"` // messages before these
+	Pending   []Pending      `json:"pending"`
+	Approvals []approvalView `json:"approvals"`
+	Context   contextView    `json:"context"`
+}
+
+type contextView struct {
+	System, Project, Tools, Summary, History, Window, Used int
+}
+
+func (s *Server) state(w http.ResponseWriter, r *http.Request) {
+	a := s.o.Run.Agent()
+	seq, n, running := s.o.Stream.Snapshot()
+	msgs := a.Session().Messages()
+	n = min(n, len(msgs))
+	from := max(0, n-pageLimit)
+	v := stateView{Model: a.Model(), Seq: seq - 1, Running: running || s.o.Driver.Running(),
+		Messages: viewOfMessages(msgs[from:n]), Earlier: from, Pending: s.o.Driver.Pending(), Approvals: s.o.Approvals.Pending()}
+	v.Session.ID = s.o.Run.SessionID()
+	if v.Pending == nil {
+		v.Pending = []Pending{}
+	}
+	v.Session.Title = session.Title(firstQuestion(msgs))
+	v.Context = s.context()
+	writeJSON(w, v)
+}
+
+func (s *Server) context() contextView {
+	a := s.o.Run.Agent()
+	p := a.ContextReport()
+	return contextView{System: p.System - p.Project, Project: p.Project, Tools: p.Tools, Summary: p.Summary, History: p.History, Window: p.Window, Used: a.ContextSize()}
+}
+
+func firstQuestion(msgs []session.Message) string {
+	for _, m := range msgs {
+		if m.Role == session.RoleUser {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// earlier is the messages before index "before", a page at a time.
+func (s *Server) earlier(w http.ResponseWriter, r *http.Request) {
+	before, err := strconv.Atoi(r.URL.Query().Get("before"))
+	if err != nil || before < 0 {
+		http.Error(w, "before is a message index", http.StatusBadRequest)
+		return
+	}
+	msgs := s.o.Run.Agent().Session().Messages()
+	before = min(before, len(msgs))
+	from := max(0, before-pageLimit)
+	writeJSON(w, map[string]any{"messages": viewOfMessages(msgs[from:before]), "earlier": from})
+}
+
+func (s *Server) send(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Text  string `json:"text"`
+		Queue bool   `json:"queue"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if err := s.o.Driver.Send(req.Text, req.Queue); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) pending(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID     uint64 `json:"id"`
+		Text   string `json:"text"`
+		Remove bool   `json:"remove"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	err := s.o.Driver.Remove(req.ID)
+	if !req.Remove {
+		err = s.o.Driver.Edit(req.ID, req.Text)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID     string `json:"id"`
+		Answer string `json:"answer"`
+		Reason string `json:"reason"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if err := s.o.Approvals.Answer(req.ID, req.Answer, req.Reason, "browser"); err != nil {
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type sessionView struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Updated  time.Time `json:"updated"`
+	Messages int       `json:"messages"`
+	Current  bool      `json:"current"`
+}
+
+// listed is the working directory's sessions, newest first.
+func (s *Server) listed() ([]sessionView, error) {
+	all, err := s.o.Run.Sessions().List()
+	out := []sessionView{}
+	for _, i := range all {
+		if i.Dir != s.o.Run.Workdir() {
+			continue
+		}
+		out = append(out, sessionView{ID: i.ID, Title: listener.String(i.Title), Updated: i.Updated, Messages: i.Messages, Current: i.ID == s.o.Run.SessionID()})
+	}
+	return out, err
+}
+
+func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
+	list, err := s.listed()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, list)
+}
+
+// openSession switches the run to a listed session ("id") or a new one.
+func (s *Server) openSession(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID  string `json:"id"`
+		New bool   `json:"new"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if s.o.Driver.Running() {
+		http.Error(w, "a turn is running: stop it or wait for it", http.StatusConflict)
+		return
+	}
+	host := s.o.Run.Sessions()
+	a := s.o.Run.Agent()
+	switch {
+	case req.New:
+		host.Started(a.NewSession())
+	default:
+		list, err := s.listed()
+		if err != nil || !slices.ContainsFunc(list, func(v sessionView) bool { return v.ID == req.ID }) {
+			http.Error(w, "no session of this directory has that id", http.StatusNotFound)
+			return
+		}
+		sess, err := host.Open(req.ID)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+		a.SetSession(sess)
+	}
+	s.o.Stream.Reset()
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) turns(w http.ResponseWriter, r *http.Request) {
+	rows, err := s.o.Run.Timeline()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, map[string]any{"turns": rows, "context": s.context()})
+}
