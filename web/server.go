@@ -177,7 +177,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	if v.Pending == nil {
 		v.Pending = []Pending{}
 	}
-	v.Session.Title = session.Title(firstQuestion(msgs))
+	v.Session.Title = listener.String(session.Title(firstQuestion(msgs)))
 	v.Context = s.context()
 	writeJSON(w, v)
 }
@@ -332,5 +332,6 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	writeJSON(w, map[string]any{"turns": rows, "context": s.context()})
+	title := session.Title(firstQuestion(s.o.Run.Agent().Session().Messages()))
+	writeJSON(w, map[string]any{"turns": rows, "context": s.context(), "title": listener.String(title)})
 }

@@ -387,6 +387,7 @@
     try {
       const t = await api('/api/turns');
       drawContext(t.context);
+      setTitle(t.title);
       const ol = $('turns');
       ol.replaceChildren();
       for (const turn of t.turns) {
@@ -403,6 +404,10 @@
         ol.appendChild(li);
       }
     } catch (err) { /* the panel is a view; the log says what failed */ }
+  }
+  function setTitle(title) {
+    $('title').textContent = title || 'new session';
+    document.title = (title || 'new session') + ' · chat';
   }
   async function refreshSessions() {
     const list = await api('/api/sessions');
@@ -436,9 +441,8 @@
     }
     drawHistory(st.messages);
     log.scrollTop = log.scrollHeight;
-    $('title').textContent = st.session.title || 'new session';
+    setTitle(st.session.title);
     $('model').textContent = st.model;
-    document.title = (st.session.title || 'chat') + ' · chat';
     drawContext(st.context);
     drawPending(st.pending);
     for (const a of st.approvals) showApproval(a);

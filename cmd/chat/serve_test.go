@@ -1,0 +1,313 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// served is `chat serve` running against a scripted model server.
+type served struct {
+	url  string // with the token
+	base string // http://127.0.0.1:PORT
+	dir  string
+	cmd  *exec.Cmd
+}
+
+func startServe(t *testing.T, srv *oaitest.Server, args ...string) *served {
+	t.Helper()
+	cmd := command(t, srv, append([]string{"serve"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("chat serve did not end within 20 s of SIGINT; stderr:\n%s", stderr.String())
+		}
+	})
+	line := make(chan string, 1)
+	go func() {
+		r := bufio.NewReader(out)
+		l, _ := r.ReadString('\n')
+		line <- strings.TrimSpace(l)
+		_, _ = io.Copy(io.Discard, r)
+	}()
+	select {
+	case l := <-line:
+		u, err := url.Parse(l)
+		if err != nil || u.Query().Get("token") == "" {
+			t.Fatalf("chat serve printed %q, not an address with a token; stderr:\n%s", l, stderr.String())
+		}
+		return &served{url: l, base: "http://" + u.Host, dir: cmd.Dir, cmd: cmd}
+	case <-time.After(runDeadline):
+		t.Fatalf("chat serve printed no address; stderr:\n%s", stderr.String())
+	}
+	return nil
+}
+
+// browser is a headless Chromium of its own (Debian's chromium) at w×h.
+func browser(t *testing.T, w, h int) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium on PATH (Debian: apt-get install chromium; .ci/run installs it)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(w, h),
+		chromedp.Flag("disable-dev-shm-usage", true))
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox) // Chromium refuses its own sandbox as root
+	}
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab)
+	// The first call starts the browser, on a context without a deadline
+	// (a deadline there would end the browser); each step has its own.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return ctx
+}
+
+// tab is another tab of the same browser (the same cookies).
+func tab(t *testing.T, ctx context.Context) context.Context {
+	t.Helper()
+	tctx, cancel := chromedp.NewContext(ctx)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(tctx); err != nil {
+		t.Fatal(err)
+	}
+	return tctx
+}
+
+type step = chromedp.Action[chromedp.Void]
+
+// until waits for a JavaScript condition on the page.
+func until(expr string) step {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))(ctx, tg)
+		return err
+	})
+}
+
+func logHas(text string) step {
+	return until(fmt.Sprintf("document.getElementById('log').innerText.includes(%q)", text))
+}
+
+// do runs steps with a deadline and fails the test with what the page shows.
+func do(t *testing.T, ctx context.Context, what string, steps ...step) {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, runDeadline)
+	defer cancel()
+	if err := chromedp.Do(sctx, steps...); err != nil {
+		shown, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
+		t.Fatalf("%s: %v\nthe page shows:\n%s", what, err, shown)
+	}
+}
+
+// eval is the value of a JavaScript expression on the page.
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// send types text into the input and presses Enter (alt: Alt+Enter).
+func send(text string, alt bool) step {
+	var mods []chromedp.KeyOption
+	if alt {
+		mods = append(mods, chromedp.KeyModifiers(chromedp.ModifierAlt))
+	}
+	return chromedp.Steps(chromedp.SendKeys(chromedp.CSS("#input"), text), chromedp.KeyEvent("\r", mods...))
+}
+
+func TestServeRendersATurnAndFitsAPhone(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "Here is **bold** text and code:\n\n```go\nfunc main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"})
+	s := startServe(t, srv)
+	ctx := browser(t, 1280, 800)
+	do(t, ctx, "send a prompt and read the Markdown",
+		chromedp.Navigate(s.url),
+		chromedp.WaitVisible(chromedp.CSS("#input")),
+		send("show me markdown", false),
+		until(`document.querySelector('.md strong') !== null`),
+	)
+	strong := eval[string](t, ctx, `document.querySelector('.md strong').textContent`)
+	code := eval[string](t, ctx, `document.querySelector('.md pre.chroma').textContent`)
+	if strong != "bold" || !strings.Contains(code, "func main()") {
+		t.Fatalf("rendered: strong %q, code %q", strong, code)
+	}
+	url := eval[string](t, ctx, `location.href`)
+	if strings.Contains(url, "token") {
+		t.Fatalf("the address bar still holds the token: %s", url)
+	}
+	for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {
+		do(t, ctx, fmt.Sprintf("the page at %dx%d", size.w, size.h),
+			chromedp.EmulateViewport(size.w, size.h),
+			until(fmt.Sprintf("window.innerWidth === %d", size.w)))
+		overflow := eval[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth || [...document.querySelectorAll('body *')].some(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('pre, .md table, #side[hidden]'))`)
+		buf, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		saveScreenshot(t, fmt.Sprintf("serve-%dx%d.png", size.w, size.h), buf)
+		if overflow {
+			t.Errorf("at %dx%d something overflows the page horizontally", size.w, size.h)
+		}
+	}
+}
+
+// saveScreenshot keeps a screenshot where CHAT_SCREENSHOTS says (else in
+// the temporary directory) and says where.
+func saveScreenshot(t *testing.T, name string, png []byte) {
+	dir := os.Getenv("CHAT_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "chat-screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", p)
+}
+
+// TestServeNobodyElseGetsIn: without the token nothing answers; a request
+// naming another host (DNS rebinding) or from another origin is refused;
+// the cookie is HttpOnly and SameSite=Strict; no secret in any answer.
+func TestServeNobodyElseGetsIn(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "fine"})
+	s := startServe(t, srv)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(path string, mod func(*http.Request)) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodGet, s.base+path, nil)
+		if mod != nil {
+			mod(req)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	for _, p := range []string{"/", "/api/state", "/api/events", "/api/sessions", "/assets/app.js"} {
+		if r := get(p, nil); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET %s without the token: %d, want 401", p, r.StatusCode)
+		}
+	}
+	if r := get("/?token="+strings.Repeat("0", 64), nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong token: %d, want 401", r.StatusCode)
+	}
+	u, _ := url.Parse(s.url)
+	tok := u.Query().Get("token")
+	if len(tok) != 64 {
+		t.Errorf("the token %q is not 256 bits of hex", tok)
+	}
+	login := get("/?token="+tok, nil)
+	if login.StatusCode != http.StatusSeeOther {
+		t.Fatalf("the token: %d, want 303 to the page", login.StatusCode)
+	}
+	setCookie := login.Header.Get("Set-Cookie")
+	for _, want := range []string{"HttpOnly", "SameSite=Strict"} {
+		if !strings.Contains(setCookie, want) {
+			t.Errorf("Set-Cookie %q lacks %s", setCookie, want)
+		}
+	}
+	cookie := login.Cookies()[0]
+	withCookie := func(r *http.Request) { r.AddCookie(cookie) }
+	page := get("/", withCookie)
+	if page.StatusCode != 200 {
+		t.Fatalf("the page with the cookie: %d", page.StatusCode)
+	}
+	csp := page.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "default-src 'none'") {
+		t.Errorf("CSP %q", csp)
+	}
+	if r := get("/api/state", func(r *http.Request) { withCookie(r); r.Host = "evil.example:" + u.Port() }); r.StatusCode != http.StatusForbidden {
+		t.Errorf("a foreign Host: %d, want 403", r.StatusCode)
+	}
+	if r := get("/api/state", func(r *http.Request) { withCookie(r); r.Host = "localhost:" + u.Port() }); r.StatusCode != http.StatusOK {
+		t.Errorf("Host localhost: %d, want 200", r.StatusCode)
+	}
+	post := func(origin, body string) int {
+		req, _ := http.NewRequest(http.MethodPost, s.base+"/api/send", strings.NewReader(body))
+		req.AddCookie(cookie)
+		req.Header.Set("Content-Type", "application/json")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if c := post("", `{"text":"hi"}`); c != http.StatusForbidden {
+		t.Errorf("a POST without Origin: %d, want 403", c)
+	}
+	if c := post("http://evil.example", `{"text":"hi"}`); c != http.StatusForbidden {
+		t.Errorf("a POST from another origin: %d, want 403", c)
+	}
+	if c := post(s.base, `{"text":"`+strings.Repeat("x", 5<<20)+`"}`); c != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 5 MiB body: %d, want 413", c)
+	}
+	if c := post(s.base, `{"text":"hello"}`); c != http.StatusNoContent {
+		t.Fatalf("a POST from the page: %d, want 204", c)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for srv.RequestCount() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	for _, p := range []string{"/", "/api/state", "/api/sessions", "/api/turns", "/assets/app.js"} {
+		body, _ := io.ReadAll(get(p, withCookie).Body)
+		if strings.Contains(string(body), "sk-test-secret") {
+			t.Errorf("%s shows the API key", p)
+		}
+	}
+	events := get("/api/events?after=0", func(r *http.Request) {
+		withCookie(r)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		t.Cleanup(cancel)
+		*r = *r.WithContext(ctx)
+	})
+	body, _ := io.ReadAll(events.Body)
+	if !strings.Contains(string(body), `"type":"assistant"`) || strings.Contains(string(body), "sk-test-secret") {
+		t.Errorf("the event stream (an answer, no secret):\n%s", body)
+	}
+}
