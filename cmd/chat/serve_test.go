@@ -311,3 +311,134 @@ func TestServeNobodyElseGetsIn(t *testing.T) {
 		t.Errorf("the event stream (an answer, no secret):\n%s", body)
 	}
 }
+
+func call(id, name, args string) oaitest.Answer {
+	return oaitest.Answer{Calls: []oaitest.Call{{ID: id, Name: name, Args: args}}}
+}
+
+// userTexts is every user message of a request.
+func userTexts(r oaitest.Request) []string {
+	var out []string
+	for _, m := range r.Messages {
+		if m.Role == "user" {
+			out = append(out, m.Text())
+		}
+	}
+	return out
+}
+
+// TestServeSteersLikeTheREPL: Enter during a turn joins it, Alt+Enter
+// queues for after it (both shown as pending until taken), Stop ends the
+// turn at once (the model server sees its stream close) and the session
+// goes on.
+func TestServeSteersLikeTheREPL(t *testing.T) {
+	t.Parallel()
+	held, slow := oaitest.NewGate(), oaitest.NewGate()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "c1", Name: "list_files", Args: `{}`}}, Gate: held, GateAfter: 1},
+		oaitest.Answer{Text: "saw the joined text"},
+		oaitest.Answer{Text: "answer to the queued question"},
+		oaitest.Answer{Text: "slow slow slow slow slow slow slow slow", Gate: slow, GateAfter: 2},
+		oaitest.Answer{Text: "still here"})
+	s := startServe(t, srv)
+	ctx := browser(t, 1280, 800)
+	do(t, ctx, "send the first question", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("first question", false))
+	<-held.Entered()
+	do(t, ctx, "join and queue during the turn",
+		send("joined words", false),
+		until(`[...document.querySelectorAll('#pending li')].some(li => li.innerText.includes('joined words') && li.innerText.toLowerCase().includes('joins the turn'))`),
+		send("queued question", true),
+		until(`[...document.querySelectorAll('#pending li')].some(li => li.innerText.includes('queued question') && li.innerText.toLowerCase().includes('after the turn'))`),
+	)
+	held.Release()
+	do(t, ctx, "the turn takes the joined text, then the queued question runs",
+		logHas("saw the joined text"), logHas("answer to the queued question"),
+		until(`document.querySelectorAll('#pending li').length === 0`))
+	reqs := srv.Requests()
+	if u := userTexts(reqs[1]); len(u) != 2 || !strings.Contains(u[1], "joined words") {
+		t.Fatalf("the turn's second request carries %q, want the joined words after the question", u)
+	}
+	if u := userTexts(reqs[2]); !strings.Contains(u[len(u)-1], "queued question") {
+		t.Fatalf("the queued question's request ends with %q", u[len(u)-1])
+	}
+	do(t, ctx, "a slow answer streams", send("talk slowly", false), logHas("slow"))
+	<-slow.Entered()
+	do(t, ctx, "Stop", chromedp.Click(chromedp.CSS("#stop")), logHas("cancelled"))
+	wantHangup(t, srv, "after Stop")
+	do(t, ctx, "the session goes on", until(`document.getElementById('stop').disabled`), send("are you there?", false), logHas("still here"))
+}
+
+// TestServeApprovalsAreButtons: a call that needs approval shows a card;
+// typing never answers it; yes, no and "tell why" are clicks.
+func TestServeApprovalsAreButtons(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		call("w1", "write_file", `{"path":"one.txt","content":"a\n"}`), oaitest.Answer{Text: "wrote one"},
+		call("w2", "write_file", `{"path":"two.txt","content":"b\n"}`), oaitest.Answer{Text: "left two"},
+		call("w3", "write_file", `{"path":"three.txt","content":"c\n"}`), oaitest.Answer{Text: "understood"})
+	s := startServe(t, srv)
+	ctx := browser(t, 1280, 800)
+	card := `document.querySelector('.approval')`
+	do(t, ctx, "a write asks",
+		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("write one", false),
+		until(card+` !== null && `+card+`.innerText.includes('one.txt')`),
+		chromedp.SendKeys(chromedp.CSS("#input"), "yes\r"), // typing is a message, never an answer
+		chromedp.Sleep(300*time.Millisecond),
+		until(card+` !== null`))
+	if _, err := os.Stat(filepath.Join(s.dir, "one.txt")); err == nil {
+		t.Fatal("one.txt was written before anyone clicked")
+	}
+	do(t, ctx, "yes", chromedp.Click(chromedp.CSS(`.approval button[data-answer="yes"]`)), logHas("wrote one"), until(card+` === null`))
+	if b, err := os.ReadFile(filepath.Join(s.dir, "one.txt")); err != nil || string(b) != "a\n" {
+		t.Fatalf("one.txt after yes: %q %v", b, err)
+	}
+	do(t, ctx, "no", until(`document.getElementById('stop').disabled`), send("write two", false), until(card+` !== null`),
+		chromedp.Click(chromedp.CSS(`.approval button[data-answer="no"]`)), logHas("left two"))
+	if _, err := os.Stat(filepath.Join(s.dir, "two.txt")); err == nil {
+		t.Fatal("two.txt was written after no")
+	}
+	do(t, ctx, "tell why", until(`document.getElementById('stop').disabled`), send("write three", false), until(card+` !== null`),
+		chromedp.Click(chromedp.CSS(`.approval button[data-answer="why"]`)),
+		chromedp.SendKeys(chromedp.CSS(".approval input.reason"), "use four.txt instead"),
+		chromedp.Click(chromedp.CSS(`.approval button[data-answer="why-send"]`)), logHas("understood"))
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if r := last[len(last)-1].Text(); !strings.Contains(r, "use four.txt instead") {
+		t.Fatalf("the model was told %q, not the reason", r)
+	}
+	// What was typed while the first card was up went as a message.
+	found := false
+	for _, r := range reqs {
+		for _, u := range userTexts(r) {
+			found = found || strings.Contains(u, "yes")
+		}
+	}
+	if !found {
+		t.Error("the text typed while a card was up was lost")
+	}
+}
+
+// TestServeReloadMidStream: a page reloaded while an answer streams shows
+// it whole once the stream ends: nothing twice, nothing missing.
+func TestServeReloadMidStream(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	words := "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+	srv := oaitest.New(t, oaitest.Answer{Text: "an earlier turn's answer"}, oaitest.Answer{Text: words, Piece: 6, Gate: gate, GateAfter: 3})
+	s := startServe(t, srv)
+	ctx := browser(t, 1280, 800)
+	do(t, ctx, "an earlier turn", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("first", false),
+		logHas("an earlier turn's answer"), until(`document.getElementById('stop').disabled`))
+	do(t, ctx, "stream begins", send("say the words", false), logHas("alpha"))
+	<-gate.Entered()
+	do(t, ctx, "reload mid-stream", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#input")), logHas("alpha be"))
+	gate.Release()
+	do(t, ctx, "the answer ends", until(`[...document.querySelectorAll('.md')].some(e => e.innerText.includes('kappa'))`))
+	shown := eval[string](t, ctx, `document.getElementById('log').innerText`)
+	if n, m := strings.Count(shown, "alpha"), strings.Count(shown, "an earlier turn's answer"); n != 1 || m != 1 {
+		t.Fatalf("after a reload the answer shows %d times:\n%s", n, shown)
+	}
+	if !strings.Contains(shown, words) {
+		t.Fatalf("after a reload the answer is not whole:\n%s", shown)
+	}
+}
