@@ -21,7 +21,8 @@ import (
 )
 
 // markdown renders a model's Markdown as HTML the page may insert: raw
-// HTML in it is dropped (goldmark's default), code is highlighted with
+// HTML in it is shown as the text it is (not dropped: a model that writes
+// "<div>" in prose loses nothing), code is highlighted with
 // classes (the page's CSP allows no inline style), and what is left goes
 // through bluemonday (no script, no event handler, no javascript: link).
 var markdown = sync.OnceValue(func() func(string) string {
@@ -71,6 +72,39 @@ type codeRenderer struct{}
 
 func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, renderFencedCode)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlockAsText)
+	reg.Register(ast.KindRawHTML, renderRawHTMLAsText)
+}
+
+// renderHTMLBlockAsText shows a block of HTML as a paragraph of its text.
+func renderHTMLBlockAsText(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	b := n.(*ast.HTMLBlock)
+	var text strings.Builder
+	for i := 0; i < b.Lines().Len(); i++ {
+		line := b.Lines().At(i)
+		text.Write(line.Value(source))
+	}
+	if b.HasClosure() {
+		text.Write(b.ClosureLine.Value(source))
+	}
+	_, _ = w.WriteString("<p>" + strings.ReplaceAll(escape(strings.TrimRight(text.String(), "\n")), "\n", "<br>\n") + "</p>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// renderRawHTMLAsText shows inline HTML as its text.
+func renderRawHTMLAsText(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	segs := n.(*ast.RawHTML).Segments
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		_, _ = w.WriteString(escape(string(seg.Value(source))))
+	}
+	return ast.WalkSkipChildren, nil
 }
 
 var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.TabWidth(4))

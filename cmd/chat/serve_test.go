@@ -30,7 +30,20 @@ type served struct {
 
 func startServe(t *testing.T, srv *oaitest.Server, args ...string) *served {
 	t.Helper()
+	return startServeConfig(t, srv, "", args...)
+}
+
+// startServeConfig starts chat serve with configTOML as its config file.
+func startServeConfig(t *testing.T, srv *oaitest.Server, configTOML string, args ...string) *served {
+	t.Helper()
 	cmd := command(t, srv, append([]string{"serve"}, args...)...)
+	if configTOML != "" {
+		p := filepath.Join(cmd.Dir, "config.toml")
+		if err := os.WriteFile(p, []byte(configTOML), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Args = append(cmd.Args, "--config", p)
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -440,5 +453,51 @@ func TestServeReloadMidStream(t *testing.T) {
 	}
 	if !strings.Contains(shown, words) {
 		t.Fatalf("after a reload the answer is not whole:\n%s", shown)
+	}
+}
+
+// TestServeModelTextNeverRuns: what a model, a tool, a file name or a
+// question says is text on the page: script tags, event handlers,
+// javascript: links, SVG and terminal escapes neither run nor style it.
+func TestServeModelTextNeverRuns(t *testing.T) {
+	t.Parallel()
+	payload := "<script>window.__pwned=1</script> <img src=x onerror=\"window.__pwned=2\"> " +
+		"[click me](javascript:window.__pwned=3) <svg onload=\"window.__pwned=4\"><circle r=9 /></svg> " +
+		"<a href=\"javascript:window.__pwned=5\">link</a> <iframe src=\"javascript:window.__pwned=6\"></iframe> " +
+		"<style>body{display:none}</style> \x1b]0;pwned\x07\x1b[31mred\x1b[0m <div style=\"position:fixed;inset:0\">cover</div>"
+	shell := `printf '%s\n' '<img src=x onerror=window.__pwned=7>'; touch '<img src=x onerror=window.__pwned=8>.txt'`
+	srv := oaitest.New(t,
+		call("s1", "run_shell", `{"command":`+quote(shell)+`}`),
+		oaitest.Answer{Reasoning: "<img src=x onerror=window.__pwned=9>", Text: payload,
+			Calls: []oaitest.Call{{ID: "a1", Name: "agent", Args: `{"name":"helper","task":"<img src=x onerror=window.__pwned=11>"}`}}},
+		oaitest.Answer{Text: "sub says <img src=x onerror=window.__pwned=12>"},
+		oaitest.Answer{Text: "done"})
+	s := startServeConfig(t, srv, "[agents.helper]\ninstructions = \"help\"\ntools = [\"list_files\"]\n")
+	ctx := browser(t, 1280, 800)
+	do(t, ctx, "a turn full of payloads",
+		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+		send(`<img src=x onerror=window.__pwned=13>`, false),
+		logHas("<img src=x onerror=window.__pwned=7>"), logHas("cover"), logHas("sub says <img"), logHas("done"),
+		until(`document.querySelector('.tool .sub') !== null`),
+		until(`document.getElementById('stop').disabled`))
+	// Everything the page can show: a reload (the history's rendering), the
+	// side panel (sessions, turns and the file the turn made), every link.
+	do(t, ctx, "reload and open the panel", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#input")), logHas("cover"),
+		chromedp.Click(chromedp.CSS("#menu")),
+		until(`document.getElementById('turns').innerText.includes('window.__pwned=8>.txt')`),
+		until(`document.getElementById('sessions').innerText.includes('window.__pwned=13')`),
+		chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#log a').forEach(a => a.click())`),
+		chromedp.Sleep(300*time.Millisecond))
+	if pwned := eval[bool](t, ctx, `typeof window.__pwned !== 'undefined'`); pwned {
+		t.Fatalf("a payload ran: window.__pwned = %v", eval[any](t, ctx, `window.__pwned`))
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#log img, #log svg, #log iframe, #log script, #log style, #log [style], #log [onerror], #log [onload]').length`); n != 0 {
+		t.Fatalf("%d elements of model text became markup: %s", n, eval[string](t, ctx, `document.getElementById('log').innerHTML`))
+	}
+	if title := eval[string](t, ctx, `document.title`); strings.Contains(title, "pwned") && !strings.Contains(title, "<img") {
+		t.Fatalf("the title was set by an escape sequence: %q", title)
+	}
+	if hidden := eval[bool](t, ctx, `getComputedStyle(document.body).display === 'none'`); hidden {
+		t.Fatal("a <style> in the answer styled the page")
 	}
 }
