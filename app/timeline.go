@@ -10,14 +10,14 @@ import (
 // TimelineTurn is one question of the session as a timeline shows it:
 // the files its turn changed and what its completions cost.
 type TimelineTurn struct {
-	N           int      `json:"n"`
-	ID          string   `json:"id"`
-	Question    string   `json:"question"`
-	Changes     []Change `json:"changes"`
-	Checkpoint  bool     `json:"checkpointed"` // it ran a tool that may change files
-	Interrupted bool     `json:"interrupted,omitempty"`
+	N           int           `json:"n"`
+	ID          string        `json:"id"`
+	Question    string        `json:"question"`
+	Changes     []Change      `json:"changes"`
+	Checkpoint  bool          `json:"checkpointed"` // it ran a tool that may change files
+	Interrupted bool          `json:"interrupted,omitempty"`
 	Usage       session.Usage `json:"usage"`
-	Cost        *float64 `json:"cost_usd,omitempty"`
+	Cost        *float64      `json:"cost_usd,omitempty"`
 }
 
 // Change is a file a turn created (+), modified (~) or deleted (-).

@@ -390,3 +390,26 @@ func Progress(ctx context.Context, text string) {
 		f(text)
 	}
 }
+
+// AnsweredElsewhere is why an approval's question was withdrawn: another
+// front end on the same run answered it first (Where: "in a browser",
+// "in the terminal"; Said: "approved", "declined: …"). A front end that
+// finds it as the cause of its question's context closes the question
+// and says so.
+type AnsweredElsewhere struct{ Where, Said string }
+
+func (e *AnsweredElsewhere) Error() string { return e.Said + " " + e.Where }
+
+// Said is how a decision reads in a note ("approved", "declined: why").
+func Said(d Decision) string {
+	switch d.Verdict {
+	case Allow:
+		return "approved"
+	case AllowAlways:
+		return "approved for the session"
+	}
+	if d.Reason == "" {
+		return "declined"
+	}
+	return "declined: " + strings.TrimPrefix(d.Reason, "the user declined: ")
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -82,6 +83,10 @@ func (a *Approvals) ask(ctx context.Context, msg approvalMsg) (tool.Decision, er
 	case d := <-reply:
 		return d, nil
 	case <-ctx.Done():
+		var elsewhere *tool.AnsweredElsewhere
+		if errors.As(context.Cause(ctx), &elsewhere) {
+			send(withdrawnMsg{reply: reply, said: elsewhere})
+		}
 		return tool.Decision{}, ctx.Err()
 	}
 }

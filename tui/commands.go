@@ -48,6 +48,7 @@ var commands = []command{
 	{"/cost", "", "tokens and cost of the session and its last turn, and what the next request carries", false},
 	{"/init", "", "ask the model to write an AGENTS.md for this repository (you approve the file)", true},
 	{"/hooks", "", "list the hooks that run, and the project's waiting for trust", false},
+	{"/serve", "", "show this session on a web page too (prints its address; the page steers the same turns)", false},
 	{"/ps", "[N]", "list the background jobs (N: follow one's output live; esc stops following)", false},
 	{"/stop", "N", "end background job N and what it started", false},
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
@@ -311,6 +312,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.noticeBlock(m.st.notice, list))
 	case "/ps":
 		return m.ps(arg), true
+	case "/serve":
+		return m.share(), true
 	case "/stop":
 		m.stopJob(arg)
 	case "/quit":

@@ -30,6 +30,11 @@ type Options struct {
 	// events: what reports through them from then on reaches the screen
 	// (a notice emitted before is dropped, no listener being there yet).
 	Listening func()
+	// Share puts this session on a web page steered through d (/serve)
+	// and returns its address; nil: /serve is not offered. ShareAtStart
+	// shares it as the REPL starts (chat --serve).
+	Share        func(d app.Driver) (url string, err error)
+	ShareAtStart bool
 	// HistoryPath is where input history persists ("" keeps it in memory).
 	HistoryPath string
 	Fullscreen  bool
@@ -213,6 +218,7 @@ type Model struct {
 	price     func(model string, u session.Usage) (float64, bool)
 	edits     *app.Edits // the history edits, saved by the application layer
 	asking    *asking    // a tool waits for approval
+	remote    *remote    // the page's way in, once shared (/serve)
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -278,6 +284,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.opts.Dark == nil && !m.opts.NoColor {
 		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.opts.ShareAtStart {
+		cmds = append(cmds, m.share())
 	}
 	return tea.Batch(cmds...)
 }

@@ -11,6 +11,7 @@ import (
 // pendingItem is text sent while a turn runs: injected into it (with its
 // id in the Interloper), or queued to run as the next turn.
 type pendingItem struct {
+	id     uint64 // the list's own number (a page edits an item by it)
 	text   string
 	inject bool   // true: into the running turn; false: as the next turn
 	input  uint64 // an inject item's id in the Interloper
@@ -22,17 +23,56 @@ type pendingItem struct {
 type pendingList struct {
 	in    *control.Interloper
 	items []pendingItem
+	next  uint64
+}
+
+func (p *pendingList) nextID() uint64 {
+	p.next++
+	return p.next
 }
 
 func (p *pendingList) len() int { return len(p.items) }
 
 // inject sends text into the running turn.
 func (p *pendingList) inject(text string) {
-	p.items = append(p.items, pendingItem{text: text, inject: true, input: p.in.Push(text)})
+	p.items = append(p.items, pendingItem{id: p.nextID(), text: text, inject: true, input: p.in.Push(text)})
 }
 
 // queue keeps text (or a command) for after the turn.
-func (p *pendingList) queue(text string) { p.items = append(p.items, pendingItem{text: text}) }
+func (p *pendingList) queue(text string) {
+	p.items = append(p.items, pendingItem{id: p.nextID(), text: text})
+}
+
+// edit changes item id's text ("" removes it); false when a turn
+// already took it.
+func (p *pendingList) edit(id uint64, text string) bool {
+	i := slices.IndexFunc(p.items, func(it pendingItem) bool { return it.id == id })
+	if i < 0 {
+		return false
+	}
+	it := &p.items[i]
+	if it.inject && !p.in.Retract(it.input) {
+		return false
+	}
+	if text == "" {
+		p.items = slices.Delete(p.items, i, i+1)
+		return true
+	}
+	it.text = text
+	if it.inject {
+		it.input = p.in.Push(text)
+	}
+	return true
+}
+
+// shared is the list as another front end sees it.
+func (p *pendingList) shared() []app.Pending {
+	out := make([]app.Pending, len(p.items))
+	for i, it := range p.items {
+		out[i] = app.Pending{ID: it.id, Text: it.text, Inject: it.inject, Input: it.input}
+	}
+	return out
+}
 
 // takeNewest removes the newest item still undelivered and returns it.
 // An inject item the agent already took is skipped (it is in history).

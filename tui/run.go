@@ -40,6 +40,9 @@ func Run(ctx context.Context, o Options, ls *listener.List) error {
 		}
 	}
 	p := tea.NewProgram(m, opts...)
+	if o.Share != nil {
+		m.remote = &remote{send: p.Send}
+	}
 	rl := listener.NewRateLimited(bridge{p}, framesPerSecond)
 	ls.Add(rl)
 	if o.Approvals != nil {

@@ -48,6 +48,9 @@ type (
 // blocks to the terminal.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if m.remote != nil {
+		m.remote.sync(m.busy, m.pending.shared())
+	}
 	return m, tea.Batch(cmd, m.flush())
 }
 
@@ -117,6 +120,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onEditor(msg)
 	case approvalMsg:
 		m.onApproval(msg)
+		return nil
+	case remoteSendMsg, remoteStopMsg, remoteEditMsg, withdrawnMsg:
+		return m.onRemote(msg)
+	case sharedMsg:
+		m.onShared(msg)
 		return nil
 	case sessionsMsg:
 		m.onSessions(msg)

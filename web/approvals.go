@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/tool"
@@ -81,7 +82,12 @@ func (a *Approvals) ask(ctx context.Context, r tool.Request) (tool.Decision, str
 	case ans := <-q.reply:
 		return ans.d, ans.by, nil
 	case <-ctx.Done():
-		a.close(q.view.ID, "cancelled", "the turn was cancelled")
+		var elsewhere *tool.AnsweredElsewhere
+		if errors.As(context.Cause(ctx), &elsewhere) {
+			a.close(q.view.ID, "terminal", elsewhere.Said)
+		} else {
+			a.close(q.view.ID, "cancelled", "the turn was cancelled")
+		}
 		return tool.Decision{}, "", ctx.Err()
 	}
 }
@@ -160,4 +166,74 @@ func (a *Approvals) close(id, by, said string) bool {
 		a.stream.Publish("approval_closed", map[string]string{"id": id, "by": by, "said": said})
 	}
 	return ok
+}
+
+// Either asks the terminal and the page at once: the first answer wins,
+// and the other question closes saying where it was answered.
+func Either(terminal tool.Approver, page *Approvals) tool.Approver {
+	return either{terminal, page}
+}
+
+type either struct {
+	terminal tool.Approver
+	page     *Approvals
+}
+
+func (e either) Approve(ctx context.Context, r tool.Request) (tool.Decision, error) {
+	type result struct {
+		d     tool.Decision
+		err   error
+		where string
+	}
+	termCtx, closeTerm := context.WithCancelCause(ctx)
+	pageCtx, closePage := context.WithCancelCause(ctx)
+	defer closeTerm(nil)
+	defer closePage(nil)
+	results := make(chan result, 2)
+	go func() {
+		d, err := e.terminal.Approve(termCtx, r)
+		results <- result{d, err, "in the terminal"}
+	}()
+	go func() {
+		d, _, err := e.page.ask(pageCtx, r)
+		results <- result{d, err, "in a browser"}
+	}()
+	first := <-results
+	if first.err == nil {
+		answered := &tool.AnsweredElsewhere{Where: first.where, Said: tool.Said(first.d)}
+		if first.where == "in a browser" {
+			closeTerm(answered)
+		} else {
+			closePage(answered)
+		}
+	}
+	<-results // the other question closed
+	return first.d, first.err
+}
+
+// Share lets a run with a terminal be shown on a page later (/serve):
+// made before the run, its Approver asks the terminal alone until a page
+// joins, then the terminal and the page at once (Either).
+type Share struct {
+	Stream    *Stream
+	Approvals *Approvals
+	terminal  tool.Approver
+	joined    atomic.Bool
+}
+
+// NewShare asks through terminal until Join.
+func NewShare(terminal tool.Approver) *Share {
+	st := NewStream()
+	return &Share{Stream: st, Approvals: NewApprovals(st), terminal: terminal}
+}
+
+// Join makes the page ask too, from the next question on.
+func (s *Share) Join() { s.joined.Store(true) }
+
+// Approve implements tool.Approver.
+func (s *Share) Approve(ctx context.Context, r tool.Request) (tool.Decision, error) {
+	if !s.joined.Load() {
+		return s.terminal.Approve(ctx, r)
+	}
+	return Either(s.terminal, s.Approvals).Approve(ctx, r)
 }

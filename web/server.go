@@ -29,7 +29,7 @@ type Options struct {
 	Stream    *Stream
 	Approvals *Approvals
 	// Driver starts the turns (nil: the page's own, as for chat serve).
-	Driver Driver
+	Driver app.Driver
 	// Listener is where it serves (its port is the one a request's Host
 	// must name).
 	Listener net.Listener
@@ -58,6 +58,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		o.Run.Listeners().Add(s.own)
 		s.o.Driver = s.own
 	}
+	s.o.Driver.OnPending(func(p []app.Pending) { o.Stream.Publish("pending", p) })
 	s.http = &http.Server{Handler: s.guard(s.routes()), ReadHeaderTimeout: 10 * time.Second}
 	go markdown() // the highlighter's first use is slow: not on a turn's
 	return s, nil
@@ -156,7 +157,7 @@ type stateView struct {
 	Running   bool           `json:"running"`
 	Messages  []messageView  `json:"messages"`
 	Earlier   int            `json:"earlier"` // messages before these
-	Pending   []Pending      `json:"pending"`
+	Pending   []app.Pending  `json:"pending"`
 	Approvals []approvalView `json:"approvals"`
 	Context   contextView    `json:"context"`
 }
@@ -175,7 +176,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 		Messages: viewOfMessages(msgs[from:n]), Earlier: from, Pending: s.o.Driver.Pending(), Approvals: s.o.Approvals.Pending()}
 	v.Session.ID = s.o.Run.SessionID()
 	if v.Pending == nil {
-		v.Pending = []Pending{}
+		v.Pending = []app.Pending{}
 	}
 	v.Session.Title = listener.String(session.Title(firstQuestion(msgs)))
 	v.Context = s.context()

@@ -10,27 +10,6 @@ import (
 	"github.com/chatrepl/chat/listener"
 )
 
-// Driver is who starts turns: the page's own loop (chat serve), or the
-// REPL's when the page shares a live terminal session (/serve). Text
-// sent while a turn runs is injected into it (queue: kept for after it).
-type Driver interface {
-	Send(text string, queue bool) error
-	Stop()
-	// Pending is what was sent and not yet taken, in order.
-	Pending() []Pending
-	Edit(id uint64, text string) error
-	Remove(id uint64) error
-	Running() bool
-}
-
-// Pending is text the person sent that no turn has taken yet.
-type Pending struct {
-	ID     uint64 `json:"id"`
-	Text   string `json:"text"`
-	Inject bool   `json:"inject"` // for the running turn (else after it)
-	input  uint64 // its Interloper item
-}
-
 // turns is the page's own driver: one turn at a time on the run, and
 // what was sent during it injected or queued, as in the REPL.
 type turns struct {
@@ -40,7 +19,8 @@ type turns struct {
 
 	mu      sync.Mutex
 	running bool
-	items   []Pending
+	items   []app.Pending
+	notify  func([]app.Pending)
 	next    uint64
 	idle    *sync.Cond
 }
@@ -65,16 +45,27 @@ func (t *turns) Send(text string, queue bool) error {
 		return nil
 	}
 	t.next++
-	p := Pending{ID: t.next, Text: text, Inject: !queue}
+	p := app.Pending{ID: t.next, Text: text, Inject: !queue}
 	if p.Inject {
-		p.input = t.run.Interloper().Push(text)
+		p.Input = t.run.Interloper().Push(text)
 	}
 	t.items = append(t.items, p)
 	t.publishLocked()
 	return nil
 }
 
-func (t *turns) publishLocked() { t.stream.Publish("pending", slices.Clone(t.items)) }
+func (t *turns) publishLocked() {
+	if t.notify != nil {
+		t.notify(slices.Clone(t.items))
+	}
+}
+
+// OnPending implements app.Driver.
+func (t *turns) OnPending(f func([]app.Pending)) {
+	t.mu.Lock()
+	t.notify = f
+	t.mu.Unlock()
+}
 
 // OnEvent implements listener.Listener: an injected item the turn took
 // leaves the pending list.
@@ -85,7 +76,7 @@ func (t *turns) OnEvent(e listener.Event) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if i := slices.IndexFunc(t.items, func(p Pending) bool { return p.Inject && p.input == u.Input }); i >= 0 {
+	if i := slices.IndexFunc(t.items, func(p app.Pending) bool { return p.Inject && p.Input == u.Input }); i >= 0 {
 		t.items = slices.Delete(t.items, i, i+1)
 		t.publishLocked()
 	}
@@ -97,7 +88,7 @@ func (t *turns) loop(text string) {
 		t.mu.Lock()
 		sent := make([]app.Sent, len(t.items))
 		for i, p := range t.items {
-			sent[i] = app.Sent{Text: p.Text, Inject: p.Inject, ID: p.input}
+			sent[i] = app.Sent{Text: p.Text, Inject: p.Inject, ID: p.Input}
 		}
 		left := app.Leftovers(t.run.Interloper(), sent)
 		t.items = nil
@@ -116,7 +107,7 @@ func (t *turns) loop(text string) {
 		text = left[0]
 		for _, more := range left[1:] {
 			t.next++
-			t.items = append(t.items, Pending{ID: t.next, Text: more, Inject: true, input: t.run.Interloper().Push(more)})
+			t.items = append(t.items, app.Pending{ID: t.next, Text: more, Inject: true, Input: t.run.Interloper().Push(more)})
 		}
 		t.publishLocked()
 		t.mu.Unlock()
@@ -144,7 +135,7 @@ func (t *turns) wait() {
 	t.mu.Unlock()
 }
 
-func (t *turns) Pending() []Pending {
+func (t *turns) Pending() []app.Pending {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Clone(t.items)
@@ -156,12 +147,12 @@ func (t *turns) Edit(id uint64, text string) error {
 	if text == "" {
 		return t.Remove(id)
 	}
-	return t.change(id, func(p *Pending) bool {
+	return t.change(id, func(p *app.Pending) bool {
 		if p.Inject {
-			if !t.run.Interloper().Retract(p.input) {
+			if !t.run.Interloper().Retract(p.Input) {
 				return false
 			}
-			p.input = t.run.Interloper().Push(text)
+			p.Input = t.run.Interloper().Push(text)
 		}
 		p.Text = text
 		return true
@@ -169,15 +160,15 @@ func (t *turns) Edit(id uint64, text string) error {
 }
 
 func (t *turns) Remove(id uint64) error {
-	return t.change(id, func(p *Pending) bool {
-		return !p.Inject || t.run.Interloper().Retract(p.input)
+	return t.change(id, func(p *app.Pending) bool {
+		return !p.Inject || t.run.Interloper().Retract(p.Input)
 	}, true)
 }
 
-func (t *turns) change(id uint64, edit func(*Pending) bool, remove bool) error {
+func (t *turns) change(id uint64, edit func(*app.Pending) bool, remove bool) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	i := slices.IndexFunc(t.items, func(p Pending) bool { return p.ID == id })
+	i := slices.IndexFunc(t.items, func(p app.Pending) bool { return p.ID == id })
 	if i < 0 || !edit(&t.items[i]) {
 		return errTaken
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tui"
+	"github.com/chatrepl/chat/web"
 )
 
 // runREPL opens the interactive terminal UI.
@@ -31,7 +32,8 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	}
 	ls := listener.NewList()
 	approvals := tui.NewApprovals()
-	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), approvals
+	share := web.NewShare(approvals) // /serve: the page asks too, once it is there
+	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), share
 	run, err := app.Open(ctx, spec)
 	if err != nil {
 		return err
@@ -48,13 +50,15 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	run.OnScreen(notice)
 	run.AskHookTrust(ctx, approvals)
 	err = tui.Run(ctx, tui.Options{
-		App:         run,
-		HistoryPath: historyPath(d.getenv),
-		Fullscreen:  o.fullscreen,
-		NoColor:     d.getenv("NO_COLOR") != "",
-		Approvals:   approvals,
-		Input:       d.termIn,
-		Output:      d.termOut,
+		App:          run,
+		HistoryPath:  historyPath(d.getenv),
+		Fullscreen:   o.fullscreen,
+		NoColor:      d.getenv("NO_COLOR") != "",
+		Approvals:    approvals,
+		Input:        d.termIn,
+		Output:       d.termOut,
+		Share:        sharer(ctx, run, share),
+		ShareAtStart: o.serve,
 		// The first frame waits neither for a server to start nor for the
 		// box: they start behind it, the servers' tools join as they come,
 		// and the box's notice says which box is in force before anything

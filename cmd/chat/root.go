@@ -88,6 +88,7 @@ type rootOptions struct {
 	schema  string
 	plan    bool
 	goPlan  bool
+	serve   bool // chat --serve: the REPL session on a web page too
 	yes     bool
 	ctxWin  int
 	sandbox string
@@ -176,6 +177,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	f.BoolVar(&o.plan, "plan", false, "plan mode: the agent reads, searches and runs read-only commands and answers with a plan; nothing is written")
+	f.BoolVar(&o.serve, "serve", false, "REPL: show this session on a web page too (as /serve does; prints its address)")
 	f.BoolVar(&o.goPlan, "go", false, "with --continue: leave plan mode and carry out the session's plan (-p adds to it)")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSandboxCmd(d, o), newSessionsCmd(d, o), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o, nil),

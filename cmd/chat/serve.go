@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -115,4 +116,32 @@ func runServe(ctx context.Context, d deps, o *rootOptions, so *serveOptions, cfg
 		}
 	}()
 	return srv.Serve()
+}
+
+// sharer is /serve for a REPL run: on first use it puts the live session
+// on a page on the loopback, steered through the REPL (d), and returns its
+// address (the same one after).
+func sharer(ctx context.Context, run *app.Run, share *web.Share) func(app.Driver) (string, error) {
+	var once sync.Once
+	var url string
+	var err error
+	return func(d app.Driver) (string, error) {
+		once.Do(func() {
+			var ln net.Listener
+			if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+				return
+			}
+			share.Stream.Follow(func() int { return run.Agent().Session().Len() })
+			run.Listeners().Add(share.Stream)
+			share.Join()
+			var srv *web.Server
+			if srv, err = web.New(ctx, web.Options{Run: run, Stream: share.Stream, Approvals: share.Approvals, Driver: d, Listener: ln}); err != nil {
+				ln.Close()
+				return
+			}
+			url = srv.URL()
+			go func() { _ = srv.Serve() }()
+		})
+		return url, err
+	}
 }

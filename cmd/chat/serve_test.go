@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -499,5 +500,55 @@ func TestServeModelTextNeverRuns(t *testing.T) {
 	}
 	if hidden := eval[bool](t, ctx, `getComputedStyle(document.body).display === 'none'`); hidden {
 		t.Fatal("a <style> in the answer styled the page")
+	}
+}
+
+// TestServeSharesTheLiveREPLSession: chat --serve puts the REPL's session
+// on a page; two browsers and the terminal show the same turns, an
+// approval clicked in one browser closes in the other and in the
+// terminal (which says where), text queued in either shows in the other,
+// and Ctrl+C in the terminal stops the turn for all.
+func TestServeSharesTheLiveREPLSession(t *testing.T) {
+	t.Parallel()
+	slow := oaitest.NewGate()
+	srv := oaitest.New(t,
+		call("w1", "write_file", `{"path":"one.txt","content":"a\n"}`), oaitest.Answer{Text: "wrote one"},
+		oaitest.Answer{Text: "slow slow slow slow slow slow", Gate: slow, GateAfter: 2})
+	tm := startTermOpts(t, srv, termOpts{width: 220, height: 50}, "--serve")
+	scr := tm.waitFor("http://127.0.0.1:", 10*time.Second)
+	addr := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64}`).FindString(scr)
+	if addr == "" {
+		t.Fatalf("no address on the screen:\n%s", scr)
+	}
+	a := browser(t, 1280, 800)
+	b := tab(t, a)
+	for _, ctx := range []context.Context{a, b} {
+		do(t, ctx, "open the shared session", chromedp.Navigate(addr), chromedp.WaitVisible(chromedp.CSS("#input")))
+	}
+	tm.ask("write one")
+	card := `document.querySelector('.approval') !== null && document.querySelector('.approval').innerText.includes('one.txt')`
+	do(t, a, "the card in the first browser", until(card))
+	do(t, b, "the card in the second, clicked", until(card), chromedp.Click(chromedp.CSS(`.approval button[data-answer="yes"]`)))
+	tm.waitFor("approved (in a browser)", 10*time.Second)
+	for _, ctx := range []context.Context{a, b} {
+		do(t, ctx, "the card closes and the answer shows", until(`document.querySelector('.approval') === null`), logHas("wrote one"), logHas("write one"))
+	}
+	tm.waitFor("wrote one", 10*time.Second)
+	if got, err := os.ReadFile(filepath.Join(tm.dir, "one.txt")); err != nil || string(got) != "a\n" {
+		t.Fatalf("one.txt: %q %v", got, err)
+	}
+	do(t, a, "a turn from the browser", until(`document.getElementById('stop').disabled`), send("talk slowly", false))
+	<-slow.Entered()
+	tm.waitFor("talk slowly", 10*time.Second)
+	tm.ask("typed in the terminal")
+	do(t, b, "the terminal's text is pending in the page",
+		until(`document.getElementById('pending').innerText.includes('typed in the terminal')`),
+		send("queued in the browser", true))
+	tm.waitFor("queued in the browser", 10*time.Second)
+	do(t, a, "and in the other page", until(`document.getElementById('pending').innerText.includes('queued in the browser')`))
+	tm.keys("C-c")
+	wantHangup(t, srv, "after Ctrl+C in the terminal")
+	for _, ctx := range []context.Context{a, b} {
+		do(t, ctx, "the turn stopped for the page too", logHas("cancelled"), until(`document.getElementById('stop').disabled`))
 	}
 }
