@@ -166,25 +166,34 @@ func send(text string, alt bool) step {
 
 func TestServeRendersATurnAndFitsAPhone(t *testing.T) {
 	t.Parallel()
-	srv := oaitest.New(t, oaitest.Answer{Text: "Here is **bold** text and code:\n\n```go\nfunc main() {}\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"})
+	srv := oaitest.New(t,
+		oaitest.Answer{Reasoning: "The person wants notes; I will write them and check.",
+			Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"printf 'first note\\n' > notes.txt && wc -l notes.txt"}`}}},
+		oaitest.Answer{Text: "I wrote **notes.txt** with one line. To read it:\n\n```go\ndata, err := os.ReadFile(\"notes.txt\")\nif err != nil {\n\treturn err\n}\nfmt.Print(string(data))\n```\n\n| file | lines |\n|---|---|\n| notes.txt | 1 |\n"})
 	s := startServe(t, srv)
 	ctx := browser(t, 1280, 800)
 	do(t, ctx, "send a prompt and read the Markdown",
 		chromedp.Navigate(s.url),
 		chromedp.WaitVisible(chromedp.CSS("#input")),
-		send("show me markdown", false),
+		send("write a note and show me how to read it in Go", false),
 		until(`document.querySelector('.md strong') !== null`),
+		until(`document.getElementById('stop').disabled`),
 	)
 	strong := eval[string](t, ctx, `document.querySelector('.md strong').textContent`)
 	code := eval[string](t, ctx, `document.querySelector('.md pre.chroma').textContent`)
-	if strong != "bold" || !strings.Contains(code, "func main()") {
+	if strong != "notes.txt" || !strings.Contains(code, "os.ReadFile") {
 		t.Fatalf("rendered: strong %q, code %q", strong, code)
 	}
 	url := eval[string](t, ctx, `location.href`)
 	if strings.Contains(url, "token") {
 		t.Fatalf("the address bar still holds the token: %s", url)
 	}
+	do(t, ctx, "the turns panel shows the file the turn made", chromedp.Click(chromedp.CSS("#menu")),
+		until(`document.getElementById('turns').innerText.includes('+ notes.txt')`))
 	for _, size := range []struct{ w, h int64 }{{1280, 800}, {390, 844}} {
+		if size.w < 700 {
+			do(t, ctx, "close the panel", chromedp.Click(chromedp.CSS("#menu")))
+		}
 		do(t, ctx, fmt.Sprintf("the page at %dx%d", size.w, size.h),
 			chromedp.EmulateViewport(size.w, size.h),
 			until(fmt.Sprintf("window.innerWidth === %d", size.w)))

@@ -210,8 +210,10 @@
         keepDown(() => {
           if (a.live) a.live.replaceWith(m);
           else if (e.text) a.box.appendChild(m);
+          // The reasoning goes with the answer it led to (else it stays
+          // where it streamed, above the calls it led to).
+          if (a.thinking && m.isConnected) m.prepend(a.thinking);
         });
-        if (a.thinking) { m.prepend(a.thinking); }
         a.live = null; a.node = null; a.thinking = null;
         break;
       }
