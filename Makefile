@@ -80,7 +80,8 @@ bench: bench-old
 	  $(GO) test -run='^$$' -bench=JobStart -benchtime=20x -count=5 ./tool; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
 	  $(GO) test -run='^$$' -bench='Binary|TUI$$|TUIKeyAtLength' -benchtime=10x -count=5 ./cmd/chat; \
-	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; } | tee bench/raw.txt
+	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; \
+	  $(GO) test -run='^$$' -bench='Serve' -benchtime=5x -count=3 ./cmd/chat; } | tee bench/raw.txt
 	$(GO) run ./internal/benchtable -before bench/before.txt -o bench/RESULTS.md < bench/raw.txt
 
 soak:

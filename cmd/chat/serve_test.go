@@ -29,22 +29,29 @@ type served struct {
 	cmd  *exec.Cmd
 }
 
-func startServe(t *testing.T, srv *oaitest.Server, args ...string) *served {
+func startServe(t testing.TB, srv *oaitest.Server, args ...string) *served {
 	t.Helper()
 	return startServeConfig(t, srv, "", args...)
 }
 
 // startServeConfig starts chat serve with configTOML as its config file.
-func startServeConfig(t *testing.T, srv *oaitest.Server, configTOML string, args ...string) *served {
+func startServeConfig(t testing.TB, srv *oaitest.Server, configTOML string, args ...string) *served {
 	t.Helper()
-	cmd := command(t, srv, append([]string{"serve"}, args...)...)
+	cmd := command(t, srv)
 	if configTOML != "" {
 		p := filepath.Join(cmd.Dir, "config.toml")
 		if err := os.WriteFile(p, []byte(configTOML), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		cmd.Args = append(cmd.Args, "--config", p)
+		args = append(args, "--config", p)
 	}
+	return startServeIn(t, cmd, args...)
+}
+
+// startServeIn starts chat serve as cmd (made by command) with args.
+func startServeIn(t testing.TB, cmd *exec.Cmd, args ...string) *served {
+	t.Helper()
+	cmd.Args = append(cmd.Args, append([]string{"serve"}, args...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -86,14 +93,14 @@ func startServeConfig(t *testing.T, srv *oaitest.Server, configTOML string, args
 }
 
 // browser is a headless Chromium of its own (Debian's chromium) at w×h.
-func browser(t *testing.T, w, h int) context.Context {
+func browser(t testing.TB, w, h int) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("no chromium on PATH (Debian: apt-get install chromium; .ci/run installs it)")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.WindowSize(w, h),
-		chromedp.Flag("disable-dev-shm-usage", true))
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("enable-precise-memory-info", true))
 	if os.Geteuid() == 0 {
 		opts = append(opts, chromedp.NoSandbox) // Chromium refuses its own sandbox as root
 	}
@@ -131,7 +138,7 @@ func until(expr string) step {
 }
 
 func logHas(text string) step {
-	return until(fmt.Sprintf("document.getElementById('log').innerText.includes(%q)", text))
+	return until(fmt.Sprintf("document.getElementById('log').textContent.includes(%q)", text))
 }
 
 // do runs steps with a deadline and fails the test with what the page shows.
@@ -457,7 +464,7 @@ func TestServeReloadMidStream(t *testing.T) {
 	do(t, ctx, "reload mid-stream", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#input")), logHas("alpha be"))
 	gate.Release()
 	do(t, ctx, "the answer ends", until(`[...document.querySelectorAll('.md')].some(e => e.innerText.includes('kappa'))`))
-	shown := eval[string](t, ctx, `document.getElementById('log').innerText`)
+	shown := eval[string](t, ctx, `document.getElementById('log').textContent`)
 	if n, m := strings.Count(shown, "alpha"), strings.Count(shown, "an earlier turn's answer"); n != 1 || m != 1 {
 		t.Fatalf("after a reload the answer shows %d times:\n%s", n, shown)
 	}

@@ -61,14 +61,37 @@
     if (!a.live) {
       a.live = el('div', 'msg assistant' + (isSynth(id) ? ' synth' : ''));
       if (isSynth(id)) a.live.appendChild(el('span', 'tag', 'synthesized answer'));
-      const body = el('div', 'live');
-      a.node = document.createTextNode('');
-      body.appendChild(a.node);
-      a.live.appendChild(body);
+      a.body = el('div', 'live');
+      a.live.appendChild(a.body);
+      newPiece(a);
       a.buf = '';
       keepDown(() => a.box.appendChild(a.live));
     }
     return a;
+  }
+  // A streaming answer is drawn in pieces of a few thousand characters
+  // (cut at a line's end when there is one): the browser lays out only
+  // the last piece as text arrives, not the whole answer again.
+  const PIECE = 3000;
+  function newPiece(a) {
+    const piece = el('div', 'piece');
+    a.node = document.createTextNode('');
+    piece.appendChild(a.node);
+    a.body.appendChild(piece);
+  }
+  function appendLive(a) {
+    let text = a.buf;
+    a.buf = '';
+    while (a.node.length + text.length > PIECE) {
+      const room = Math.max(PIECE - a.node.length, 0);
+      let cut = text.lastIndexOf('\n', room) + 1;
+      if (cut === 0) cut = text.lastIndexOf(' ', room) + 1;
+      if (cut === 0) cut = Math.min(room || PIECE, text.length);
+      a.node.appendData(text.slice(0, cut));
+      text = text.slice(cut);
+      newPiece(a);
+    }
+    a.node.appendData(text);
   }
   // Deltas are gathered and drawn once a frame: a long answer never holds
   // the page's main thread.
@@ -76,7 +99,7 @@
     pendingFlush = false;
     keepDown(() => {
       for (const a of dirty) {
-        if (a.node && a.buf) { a.node.appendData(a.buf); a.buf = ''; }
+        if (a.node && a.buf) appendLive(a);
         if (a.thinkNode && a.tbuf) { a.thinkNode.appendData(a.tbuf); a.tbuf = ''; }
       }
     });
@@ -101,8 +124,44 @@
     if (v.reasoning) m.appendChild(reasoning(v.reasoning));
     const md = el('div', 'md');
     md.innerHTML = v.html || '';   // rendered and sanitized by the server
+    splitLong(md);
     m.appendChild(md);
     return m;
+  }
+  // A paragraph of many thousand characters is drawn as several blocks
+  // (no gap between them): with content-visibility the browser lays out
+  // only those on screen, so a huge answer never holds the page.
+  function splitLong(md) {
+    for (const p of [...md.children]) {
+      if (p.tagName !== 'P' || p.textContent.length <= PIECE) continue;
+      const parts = [el('p')];
+      let n = 0;
+      const next = () => { parts.push(el('p')); n = 0; };
+      for (const child of [...p.childNodes]) {
+        if (child.nodeType !== Node.TEXT_NODE) {
+          parts[parts.length - 1].appendChild(child);
+          n += child.textContent.length;
+          if (n > PIECE) next();
+          continue;
+        }
+        let text = child.data;
+        while (n + text.length > PIECE) {
+          const room = PIECE - n;
+          let cut = text.lastIndexOf(' ', room) + 1;
+          if (cut <= 0) cut = Math.max(room, 1);
+          parts[parts.length - 1].appendChild(document.createTextNode(text.slice(0, cut)));
+          text = text.slice(cut);
+          next();
+        }
+        parts[parts.length - 1].appendChild(document.createTextNode(text));
+        n += text.length;
+      }
+      parts.forEach((q, i) => {
+        if (i > 0) q.classList.add('joined-before');
+        if (i < parts.length - 1) q.classList.add('joined-after');
+      });
+      p.replaceWith(...parts);
+    }
   }
   function reasoning(text) {
     const d = el('details', 'reasoning');
@@ -443,6 +502,7 @@
     }
     drawHistory(st.messages);
     log.scrollTop = log.scrollHeight;
+    performance.mark('chat-history-drawn'); // make bench: a session page's first paint
     setTitle(st.session.title);
     $('model').textContent = st.model;
     drawContext(st.context);
