@@ -141,24 +141,9 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	current := st.last
-	turns, err := st.turnsLocked(current)
+	target, left, err := st.rewindTargetLocked(turn, current)
 	if err != nil {
 		return res, err
-	}
-	from := slices.IndexFunc(turns, func(t Turn) bool { return t.ID == turn })
-	if from < 0 {
-		return res, fmt.Errorf("no checkpoint of that turn (it changed no files, or its checkpoints were pruned)")
-	}
-	target, err := st.stateLocked(turns[from].Before)
-	if err != nil {
-		return res, err
-	}
-	// How the agent left each path it changed, the latest turn last.
-	left := map[string]*Entry{}
-	for _, t := range turns[from:] {
-		for p, e := range t.left {
-			left[p] = e
-		}
 	}
 	rootDir, err := os.Open(root)
 	if err != nil {
@@ -166,40 +151,18 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 	}
 	defer rootDir.Close()
 	r := int(rootDir.Fd())
-	paths := make([]string, 0, len(left))
-	for p := range left {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+	paths := slices.Sorted(maps.Keys(left))
 	for _, p := range paths {
-		cur, exists := current[p]
 		want, had := target[p]
-		agent := left[p]
-		if exists == had && (!exists || cur.same(want)) {
-			continue // already as it was
-		}
-		if !force && (exists != (agent != nil) || (exists && !cur.same(*agent))) {
-			res.Conflicts = append(res.Conflicts, p)
+		kind, fate := decide(p, current, target, left[p], force)
+		if fate != restore {
+			res.add(fate, p)
 			continue
 		}
-		if slices.Contains(strings.Split(p, "/"), ".git") {
-			res.Refused = append(res.Refused, p)
-			continue
-		}
-		if had && want.TooBig {
-			res.Unrestorable = append(res.Unrestorable, p)
-			continue
-		}
-		kind := byte('~')
-		switch {
-		case !had:
-			kind = '-'
-			err = remove(r, p)
-		default:
-			if !exists {
-				kind = '+'
-			}
+		if had {
 			err = st.put(r, p, want)
+		} else {
+			err = remove(r, p)
 		}
 		if errors.Is(err, errDamaged) {
 			res.Unrestorable = append(res.Unrestorable, p)
@@ -216,6 +179,148 @@ func (st *Store) Rewind(root, turn string, force bool) (Result, error) {
 	}
 	removeEmptied(r, res.Restored, target)
 	return res, nil
+}
+
+// rewindTargetLocked is the state before turn, and how the agent left
+// each path that turn and every later one changed (nil: gone).
+func (st *Store) rewindTargetLocked(turn string, current map[string]Entry) (map[string]Entry, map[string]*Entry, error) {
+	turns, err := st.turnsLocked(current)
+	if err != nil {
+		return nil, nil, err
+	}
+	from := slices.IndexFunc(turns, func(t Turn) bool { return t.ID == turn })
+	if from < 0 {
+		return nil, nil, fmt.Errorf("no checkpoint of that turn (it changed no files, or its checkpoints were pruned)")
+	}
+	target, err := st.stateLocked(turns[from].Before)
+	if err != nil {
+		return nil, nil, err
+	}
+	left := map[string]*Entry{}
+	for _, t := range turns[from:] {
+		for p, e := range t.left {
+			left[p] = e
+		}
+	}
+	return target, left, nil
+}
+
+// fate is what a rewind does with one path.
+type fate int
+
+const (
+	unchanged    fate = iota // already as it was
+	restore                  // put back
+	conflict                 // the person changed it since: left alone
+	refused                  // inside .git
+	unrestorable             // its earlier content was not stored
+)
+
+// decide is the three-way rule for path p: as it is now (current), as it
+// was before the turn (target), as the agent left it (agent).
+func decide(p string, current, target map[string]Entry, agent *Entry, force bool) (byte, fate) {
+	cur, exists := current[p]
+	want, had := target[p]
+	switch {
+	case exists == had && (!exists || cur.same(want)):
+		return 0, unchanged
+	case !force && (exists != (agent != nil) || (exists && !cur.same(*agent))):
+		return 0, conflict
+	case slices.Contains(strings.Split(p, "/"), ".git"):
+		return 0, refused
+	case had && want.TooBig:
+		return 0, unrestorable
+	case !had:
+		return '-', restore
+	case !exists:
+		return '+', restore
+	}
+	return '~', restore
+}
+
+func (r *Result) add(f fate, p string) {
+	switch f {
+	case conflict:
+		r.Conflicts = append(r.Conflicts, p)
+	case refused:
+		r.Refused = append(r.Refused, p)
+	case unrestorable:
+		r.Unrestorable = append(r.Unrestorable, p)
+	}
+}
+
+// Preview is what Rewind would do now, changing nothing: the paths it
+// would put back, and those it would leave alone and why.
+func (st *Store) Preview(root, turn string, force bool) (Result, error) {
+	var res Result
+	now, err := st.Peek(root)
+	if err != nil {
+		return res, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	target, left, err := st.rewindTargetLocked(turn, now)
+	if err != nil {
+		return res, err
+	}
+	for _, p := range slices.Sorted(maps.Keys(left)) {
+		kind, f := decide(p, now, target, left[p], force)
+		if f == restore {
+			res.Restored = append(res.Restored, Change{Path: p, Kind: kind})
+		} else {
+			res.add(f, p)
+		}
+	}
+	return res, nil
+}
+
+// FileChange is one path a turn changed, with its content before the
+// turn and as the turn left it (nil: absent; TooBig: not stored).
+type FileChange struct {
+	Change
+	Before, After []byte
+	TooBig        bool
+}
+
+// TurnChanges is what turn did to each file, for a diff. A turn that
+// did not finish counts up to root as it is now.
+func (st *Store) TurnChanges(root, turn string) ([]FileChange, error) {
+	now, err := st.Peek(root)
+	if err != nil {
+		return nil, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	turns, err := st.turnsLocked(now)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(turns, func(t Turn) bool { return t.ID == turn })
+	if i < 0 {
+		return nil, fmt.Errorf("no checkpoint of that turn (it changed no files, or its checkpoints were pruned)")
+	}
+	before, err := st.stateLocked(turns[i].Before)
+	if err != nil {
+		return nil, err
+	}
+	var out []FileChange
+	for _, c := range turns[i].Changes {
+		fc := FileChange{Change: c}
+		if e, ok := before[c.Path]; ok {
+			fc.TooBig = fc.TooBig || e.TooBig
+			if !e.TooBig {
+				fc.Before, _ = st.readObject(e.Hash)
+			}
+		}
+		if e := turns[i].left[c.Path]; e != nil {
+			fc.TooBig = fc.TooBig || e.TooBig
+			if !e.TooBig {
+				fc.After, _ = st.readObject(e.Hash)
+			}
+		}
+		out = append(out, fc)
+	}
+	return out, nil
 }
 
 // removeEmptied removes the folders a rewind left empty that held none of

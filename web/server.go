@@ -120,6 +120,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/pending", s.pending)
 	mux.HandleFunc("POST /api/approval", s.approval)
 	mux.HandleFunc("GET /api/turns", s.turns)
+	mux.HandleFunc("GET /api/turns/{n}/diff", s.turnDiff)
+	mux.HandleFunc("POST /api/rewind", s.rewind)
 	return mux
 }
 

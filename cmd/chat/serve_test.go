@@ -568,3 +568,47 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 		do(t, ctx, "the turn stopped for the page too", logHas("cancelled"), until(`document.getElementById('stop').disabled`))
 	}
 }
+
+// TestServeTimelineDiffAndRewind: the turns panel lists the files each
+// turn changed; a turn's diff opens on click; rewind first previews what
+// it would put back and what it leaves alone (a file the person changed
+// since), then does it, files and conversation.
+func TestServeTimelineDiffAndRewind(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t,
+		call("s1", "run_shell", `{"command":"printf 'one\\n' > notes.txt"}`), oaitest.Answer{Text: "first done"},
+		call("s2", "run_shell", `{"command":"printf 'two\\n' >> notes.txt; printf 'x\\n' > extra.txt"}`), oaitest.Answer{Text: "second done"})
+	s := startServe(t, srv)
+	ctx := browser(t, 1280, 800)
+	do(t, ctx, "two turns that change files",
+		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+		send("make notes", false), logHas("first done"), until(`document.getElementById('stop').disabled`),
+		send("add to them", false), logHas("second done"), until(`document.getElementById('stop').disabled`),
+		chromedp.Click(chromedp.CSS("#menu")),
+		until(`document.getElementById('turns').innerText.includes('+ extra.txt') && document.getElementById('turns').innerText.includes('~ notes.txt')`),
+		chromedp.Click(chromedp.CSS(`#turns li:nth-child(2) button[data-action="diff"]`)),
+		until(`[...document.querySelectorAll('#turns pre.diff .add')].some(s => s.textContent.startsWith('+two'))`))
+	if err := os.WriteFile(filepath.Join(s.dir, "extra.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "the rewind's preview",
+		chromedp.Click(chromedp.CSS(`#turns li:nth-child(2) button[data-action="rewind"]`)),
+		until(`document.querySelector('.rewind') !== null`))
+	preview := eval[string](t, ctx, `document.querySelector('.rewind').innerText`)
+	if !strings.Contains(preview, "puts back ~ notes.txt") || !strings.Contains(preview, "leaves alone (changed since): extra.txt") {
+		t.Fatalf("the preview says:\n%s", preview)
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.dir, "notes.txt")); string(b) != "one\ntwo\n" {
+		t.Fatalf("the preview changed notes.txt: %q", b)
+	}
+	do(t, ctx, "rewind files and conversation",
+		chromedp.Click(chromedp.CSS(`.rewind button[data-action="rewind-both"]`)),
+		until(`!document.getElementById('log').textContent.includes('second done')`),
+		until(`document.getElementById('input').value.includes('add to them')`))
+	if b, _ := os.ReadFile(filepath.Join(s.dir, "notes.txt")); string(b) != "one\n" {
+		t.Errorf("notes.txt after the rewind: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.dir, "extra.txt")); string(b) != "mine\n" {
+		t.Errorf("extra.txt (changed by the person since) after the rewind: %q", b)
+	}
+}

@@ -462,9 +462,68 @@
         }
         const cost = turn.cost_usd !== undefined ? ` · $${turn.cost_usd.toFixed(4)}` : '';
         li.appendChild(el('div', 'turn-meta', `${turn.usage.total_tokens} tokens${cost}` + (turn.interrupted ? ' · interrupted' : '')));
+        const acts = el('div', 'turn-acts');
+        const box = el('div', 'turn-box');
+        if ((turn.changes || []).length) {
+          const diff = el('button', null, 'diff'); diff.type = 'button'; diff.dataset.action = 'diff';
+          diff.onclick = () => showDiff(turn.n, box);
+          acts.appendChild(diff);
+        }
+        const back = el('button', null, 'rewind…'); back.type = 'button'; back.dataset.action = 'rewind';
+        back.onclick = () => previewRewind(turn.n, box);
+        acts.appendChild(back);
+        li.appendChild(acts);
+        li.appendChild(box);
         ol.appendChild(li);
       }
     } catch (err) { /* the panel is a view; the log says what failed */ }
+  }
+  // A turn's diff: each file it changed, its lines coloured by kind.
+  async function showDiff(n, box) {
+    box.replaceChildren();
+    try {
+      for (const f of await api(`/api/turns/${n}/diff`)) {
+        box.appendChild(el('div', 'chg', `${f.kind} ${f.path}`));
+        if (f.too_big || f.binary) { box.appendChild(el('div', 'turn-meta', f.too_big ? '(too big to keep)' : '(not text)')); continue; }
+        const pre = el('pre', 'diff');
+        for (const line of f.diff.split('\n')) {
+          const cls = line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : '';
+          pre.appendChild(el('span', cls, line + '\n'));
+        }
+        box.appendChild(pre);
+      }
+    } catch (err) { box.appendChild(el('div', 'notice err', err.message)); }
+  }
+  // Rewind: first what it would do (the three-way rule: what you changed
+  // since is left alone), then the person chooses.
+  async function previewRewind(n, box) {
+    box.replaceChildren();
+    try {
+      const p = await api('/api/rewind', {n, preview: true});
+      const card = el('div', 'rewind');
+      card.appendChild(el('div', null, `Rewind to before turn ${n}:`));
+      if (!p.checkpointed) card.appendChild(el('div', 'turn-meta', 'no file was changed from this turn on'));
+      for (const c of p.restored) card.appendChild(el('div', 'chg', `puts back ${c.kind} ${c.path}`));
+      for (const c of p.conflicts) card.appendChild(el('div', 'chg chg-minus', `leaves alone (changed since): ${c}`));
+      for (const c of p.unrestorable) card.appendChild(el('div', 'chg chg-minus', `cannot restore (not stored): ${c}`));
+      for (const c of p.refused) card.appendChild(el('div', 'chg chg-minus', `never written: ${c}`));
+      const go = (files, conversation) => async () => {
+        try {
+          const r = await api('/api/rewind', {n, files, conversation});
+          if (r.question) { const input = $('input'); input.value = r.question + (input.value ? '\n\n' + input.value : ''); }
+          notice(r.report.trim());
+          box.replaceChildren();
+          refreshSide();
+        } catch (err) { notice('✗ ' + err.message, 'err'); }
+      };
+      const both = el('button', 'primary', 'files and conversation'); both.type = 'button'; both.dataset.action = 'rewind-both'; both.onclick = go(true, true);
+      const files = el('button', null, 'files only'); files.type = 'button'; files.dataset.action = 'rewind-files'; files.onclick = go(true, false);
+      const talk = el('button', null, 'conversation only'); talk.type = 'button'; talk.dataset.action = 'rewind-conversation'; talk.onclick = go(false, true);
+      const cancel = el('button', null, 'cancel'); cancel.type = 'button'; cancel.onclick = () => box.replaceChildren();
+      const row = el('div', 'answers'); row.append(both, files, talk, cancel);
+      card.appendChild(row);
+      box.appendChild(card);
+    } catch (err) { box.appendChild(el('div', 'notice err', err.message)); }
   }
   function setTitle(title) {
     $('title').textContent = title || 'new session';
