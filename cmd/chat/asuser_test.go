@@ -38,6 +38,11 @@ func newUserRun(t *testing.T, u asuser.User, srv *oaitest.Server) *userRun {
 // run runs chat with args as the user.
 func (r *userRun) run(args ...string) (stdout, stderr string, code int) {
 	r.t.Helper()
+	return run(r.t, r.command(args...))
+}
+
+// command is chat with args as the user, not started.
+func (r *userRun) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(r.bin, args...)
 	cmd.Dir = r.dir
 	cmd.Env = []string{"HOME=" + r.home, "PATH=" + os.Getenv("PATH"), "USER=" + r.u.Name,
@@ -45,5 +50,5 @@ func (r *userRun) run(args ...string) (stdout, stderr string, code int) {
 	if os.Getuid() != r.u.UID {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: r.u.Credential()}
 	}
-	return run(r.t, cmd)
+	return cmd
 }

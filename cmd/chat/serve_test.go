@@ -18,6 +18,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
 )
 
@@ -610,5 +611,43 @@ func TestServeTimelineDiffAndRewind(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(s.dir, "extra.txt")); string(b) != "mine\n" {
 		t.Errorf("extra.txt (changed by the person since) after the rewind: %q", b)
+	}
+}
+
+// TestServeAsAnOrdinaryUser: chat serve run by an ordinary user (and by
+// root): a command the page's turn runs is boxed (it writes in the
+// working directory, not beside it), and the session file is the user's
+// own, readable by nobody else.
+func TestServeAsAnOrdinaryUser(t *testing.T) {
+	t.Parallel()
+	for _, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t,
+				call("s1", "run_shell", `{"command":"printf 'in\\n' > made.txt; printf 'out\\n' > ../outside.txt; echo tried"}`),
+				oaitest.Answer{Text: "finished"})
+			r := newUserRun(t, u, srv)
+			s := startServeIn(t, r.command())
+			ctx := browser(t, 1280, 800)
+			do(t, ctx, "a turn that writes", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+				send("write", false), logHas("finished"), until(`document.getElementById('stop').disabled`))
+			if b, err := os.ReadFile(filepath.Join(r.dir, "made.txt")); err != nil || string(b) != "in\n" {
+				t.Fatalf("made.txt: %q %v", b, err)
+			}
+			if _, err := os.Stat(filepath.Join(r.dir, "..", "outside.txt")); err == nil {
+				t.Fatal("the boxed command wrote outside the working directory")
+			}
+			files, _ := filepath.Glob(filepath.Join(r.home, ".local", "share", "chat", "sessions", "*.jsonl"))
+			if len(files) != 1 {
+				t.Fatalf("session files: %v", files)
+			}
+			st, err := os.Stat(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if owner := st.Sys().(*syscall.Stat_t).Uid; int(owner) != u.UID || st.Mode().Perm()&0o077 != 0 {
+				t.Fatalf("the session file is owned by %d with mode %v; want the user's (%d), private", owner, st.Mode().Perm(), u.UID)
+			}
+		})
 	}
 }
