@@ -37,6 +37,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if o.plan && o.goPlan {
 		return errors.New("--plan asks for a plan, --go carries one out: give one of them")
 	}
+	if o.serve {
+		return errors.New("--serve shares the REPL's session; print mode answers once and exits (chat serve puts sessions on a page)")
+	}
 	prompt, err := printPrompt(d, o)
 	if o.goPlan && errors.Is(err, errNothingToAsk) {
 		prompt, err = "", nil // the plan is what to do
