@@ -221,8 +221,13 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	if err := s.o.Driver.Send(req.Text, req.Queue); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+	done(w, s.o.Driver.Send(req.Text, req.Queue), http.StatusBadRequest)
+}
+
+// done answers 204 No Content, or err with status.
+func done(w http.ResponseWriter, err error, status int) {
+	if err != nil {
+		http.Error(w, err.Error(), status)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -237,15 +242,11 @@ func (s *Server) pending(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	err := s.o.Driver.Remove(req.ID)
-	if !req.Remove {
-		err = s.o.Driver.Edit(req.ID, req.Text)
-	}
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
+	if req.Remove {
+		done(w, s.o.Driver.Remove(req.ID), http.StatusConflict)
 		return
 	}
-	w.WriteHeader(http.StatusNoContent)
+	done(w, s.o.Driver.Edit(req.ID, req.Text), http.StatusConflict)
 }
 
 func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
@@ -257,11 +258,7 @@ func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	if err := s.o.Approvals.Answer(req.ID, req.Answer, req.Reason, "browser"); err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	done(w, s.o.Approvals.Answer(req.ID, req.Answer, req.Reason, "browser"), http.StatusConflict)
 }
 
 type sessionView struct {

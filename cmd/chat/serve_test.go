@@ -156,7 +156,7 @@ func do(t *testing.T, ctx context.Context, what string, steps ...step) {
 // eval is the value of a JavaScript expression on the page.
 func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("%s: %v", expr, err)
 	}
@@ -380,7 +380,20 @@ func TestServeSteersLikeTheREPL(t *testing.T) {
 		until(`[...document.querySelectorAll('#pending li')].some(li => li.innerText.includes('joined words') && li.innerText.toLowerCase().includes('joins the turn'))`),
 		send("queued question", true),
 		until(`[...document.querySelectorAll('#pending li')].some(li => li.innerText.includes('queued question') && li.innerText.toLowerCase().includes('after the turn'))`),
+		send("a second queued one", true),
+		until(`document.querySelectorAll('#pending li').length === 3`),
 	)
+	// The pending items are editable and removable (the page's Edit asks
+	// with a prompt dialog; its request is the same).
+	pendingPost := func(body string) int {
+		return eval[int](t, ctx, `(async () => { const li = [...document.querySelectorAll('#pending li')]; const r = await fetch('/api/pending', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(`+body+`)}); return r.status; })()`)
+	}
+	if c := pendingPost(`{id: Number(li[1].dataset.id), text: 'queued question, edited'}`); c != http.StatusNoContent {
+		t.Fatalf("editing a queued item: %d", c)
+	}
+	do(t, ctx, "the edit shows", until(`document.getElementById('pending').innerText.includes('queued question, edited')`))
+	do(t, ctx, "remove the second", chromedp.Click(chromedp.CSS(`#pending li:nth-child(3) button[data-action="remove"]`)),
+		until(`document.querySelectorAll('#pending li').length === 2`))
 	held.Release()
 	do(t, ctx, "the turn takes the joined text, then the queued question runs",
 		logHas("saw the joined text"), logHas("answer to the queued question"),
@@ -389,7 +402,7 @@ func TestServeSteersLikeTheREPL(t *testing.T) {
 	if u := userTexts(reqs[1]); len(u) != 2 || !strings.Contains(u[1], "joined words") {
 		t.Fatalf("the turn's second request carries %q, want the joined words after the question", u)
 	}
-	if u := userTexts(reqs[2]); !strings.Contains(u[len(u)-1], "queued question") {
+	if u := userTexts(reqs[2]); !strings.Contains(u[len(u)-1], "queued question, edited") || strings.Contains(strings.Join(u, " "), "a second queued one") {
 		t.Fatalf("the queued question's request ends with %q", u[len(u)-1])
 	}
 	do(t, ctx, "a slow answer streams", send("talk slowly", false), logHas("slow"))

@@ -578,10 +578,15 @@
     const input = $('input');
     const text = input.value.trim();
     if (!text) return;
+    // Cleared at once: what is typed while the request is on its way is
+    // the next message, not erased when the answer comes.
+    input.value = '';
     try {
       await api('/api/send', {text, queue});
-      input.value = '';
-    } catch (err) { notice('✗ ' + err.message, 'err'); }
+    } catch (err) {
+      input.value = text + (input.value ? '\n\n' + input.value : '');
+      notice('✗ ' + err.message, 'err');
+    }
   }
   $('composer').onsubmit = (e) => { e.preventDefault(); send(false); };
   $('queue').onclick = () => send(true);
