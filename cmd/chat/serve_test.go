@@ -543,6 +543,7 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 	slow := oaitest.NewGate()
 	srv := oaitest.New(t,
 		call("w1", "write_file", `{"path":"one.txt","content":"a\n"}`), oaitest.Answer{Text: "wrote one"},
+		call("w2", "write_file", `{"path":"two.txt","content":"b\n"}`), oaitest.Answer{Text: "wrote two"},
 		oaitest.Answer{Text: "slow slow slow slow slow slow", Gate: slow, GateAfter: 2})
 	tm := startTermOpts(t, srv, termOpts{width: 220, height: 50}, "--serve")
 	scr := tm.waitFor("http://127.0.0.1:", 10*time.Second)
@@ -566,6 +567,15 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 	tm.waitFor("wrote one", 10*time.Second)
 	if got, err := os.ReadFile(filepath.Join(tm.dir, "one.txt")); err != nil || string(got) != "a\n" {
 		t.Fatalf("one.txt: %q %v", got, err)
+	}
+	// Answered in the terminal, the pages' cards close and say so.
+	tm.waitIdle(10 * time.Second)
+	tm.ask("write two")
+	do(t, a, "the second card", until(`document.querySelector('.approval') !== null`))
+	tm.answer("y")
+	for _, ctx := range []context.Context{a, b} {
+		do(t, ctx, "the card closes, answered in the terminal", until(`document.querySelector('.approval') === null`),
+			logHas("approved (in the terminal)"), logHas("wrote two"))
 	}
 	do(t, a, "a turn from the browser", until(`document.getElementById('stop').disabled`), send("talk slowly", false))
 	<-slow.Entered()
