@@ -674,3 +674,38 @@ func TestServeAsAnOrdinaryUser(t *testing.T) {
 		})
 	}
 }
+
+// TestServeListsOnlyThisDirectory: the page lists and opens the working
+// directory's sessions, never another directory's, and starts new ones.
+func TestServeListsOnlyThisDirectory(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "fresh answer"})
+	cmd := command(t, srv)
+	home := envOf(cmd.Env, "HOME")
+	seedSession(t, home, cmd.Dir, 3)
+	seedSession(t, home, t.TempDir(), 5) // another project's
+	s := startServeIn(t, cmd)
+	ctx := browser(t, 1280, 800)
+	do(t, ctx, "the list", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+		chromedp.Click(chromedp.CSS("#menu")), until(`document.querySelectorAll('#sessions li').length >= 1`))
+	list := eval[string](t, ctx, `document.getElementById('sessions').innerText`)
+	if n := eval[int](t, ctx, `document.querySelectorAll('#sessions li').length`); n != 2 || !strings.Contains(list, "· 6 messages") || strings.Contains(list, "· 10 messages") {
+		t.Fatalf("the list shows %d sessions, want this directory's saved one and the one open:\n%s", n, list)
+	}
+	do(t, ctx, "open it", chromedp.Click(chromedp.CSS("#sessions li:not(.current)")), logHas("question 2: what does"),
+		until(`document.getElementById('title').textContent.startsWith('question 0')`))
+	others := eval[int](t, ctx, `(async () => {
+		const ids = (await (await fetch('/api/sessions')).json()).map(s => s.id);
+		const all = await (await fetch('/api/state')).json();
+		return ids.length + (ids.includes(all.session.id) ? 0 : 100); })()`)
+	if others != 2 {
+		t.Fatalf("after opening it the list has %d (100+: the open one is not in it)", others)
+	}
+	do(t, ctx, "a new session", chromedp.Click(chromedp.CSS("#new-session")),
+		until(`!document.getElementById('log').textContent.includes('question 2')`),
+		send("hello again", false), logHas("fresh answer"))
+	reqs := srv.Requests()
+	if u := userTexts(reqs[len(reqs)-1]); len(u) != 1 {
+		t.Fatalf("the new session's request carries %d user messages, want only its own: %q", len(u), u)
+	}
+}
