@@ -67,7 +67,7 @@ func openSeeded(b *testing.B, turns int) (context.Context, *served) {
 // BenchmarkServeFirstPaint: navigation start to a session page's history
 // drawn (a 20-turn session, and a 1,000-turn one), and the page's heap.
 func BenchmarkServeFirstPaint(b *testing.B) {
-	for _, turns := range []int{20, 1000} {
+	for _, turns := range []int{20, 1000, 3000} {
 		b.Run(fmt.Sprint(turns, "turns"), func(b *testing.B) {
 			ctx, _ := openSeeded(b, turns)
 			var paints []float64
