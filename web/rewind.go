@@ -91,7 +91,7 @@ func (s *Server) rewind(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Conversation {
-		s.o.Stream.Reset()
+		s.reset()
 	}
 	writeJSON(w, rewindView{Report: listener.String(report), Question: question})
 }

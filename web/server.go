@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/chatrepl/chat/app"
@@ -44,6 +45,52 @@ type Server struct {
 	port   string
 	own    *turns // the page's own driver, when it has one
 	http   *http.Server
+
+	mu   sync.Mutex
+	seen history // the history the pages were last given
+}
+
+// history is which session the run holds and its revision: what changes
+// when the history changes other than by a turn's appends.
+type history struct {
+	s   *session.Session
+	rev int
+}
+
+func (s *Server) current() history {
+	sess := s.o.Run.Agent().Session()
+	return history{sess, sess.Revision()}
+}
+
+// reset reloads the pages after the history changed here.
+func (s *Server) reset() {
+	s.o.Stream.Reset()
+	s.mu.Lock()
+	s.seen = s.current()
+	s.mu.Unlock()
+}
+
+// editCheck is how often the pages' view of the history is compared with
+// the run's: an edit made elsewhere (/undo, /new, /rewind in the terminal,
+// a compaction) reloads them once no turn runs.
+const editCheck = 300 * time.Millisecond
+
+func (s *Server) followEdits() {
+	tick := time.NewTicker(editCheck)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		s.mu.Lock()
+		changed := s.current() != s.seen
+		s.mu.Unlock()
+		if changed && !s.o.Driver.Running() {
+			s.reset()
+		}
+	}
 }
 
 // New prepares a server for o; Serve serves it.
@@ -60,6 +107,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	}
 	s.o.Driver.OnPending(func(p []app.Pending) { o.Stream.Publish("pending", p) })
 	s.http = &http.Server{Handler: s.guard(s.routes()), ReadHeaderTimeout: 10 * time.Second}
+	s.seen = s.current()
 	go markdown() // the highlighter's first use is slow: not on a turn's
 	return s, nil
 }
@@ -75,6 +123,7 @@ func (s *Server) URL() string {
 
 // Serve serves until ctx ends, then waits for the page's turn to end.
 func (s *Server) Serve() error {
+	go s.followEdits()
 	go func() {
 		<-s.ctx.Done()
 		s.o.Stream.Close()
@@ -322,7 +371,7 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request) {
 		}
 		a.SetSession(sess)
 	}
-	s.o.Stream.Reset()
+	s.reset()
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -540,11 +540,12 @@ func TestServeModelTextNeverRuns(t *testing.T) {
 // and Ctrl+C in the terminal stops the turn for all.
 func TestServeSharesTheLiveREPLSession(t *testing.T) {
 	t.Parallel()
-	slow := oaitest.NewGate()
+	slow, again := oaitest.NewGate(), oaitest.NewGate()
 	srv := oaitest.New(t,
 		call("w1", "write_file", `{"path":"one.txt","content":"a\n"}`), oaitest.Answer{Text: "wrote one"},
 		call("w2", "write_file", `{"path":"two.txt","content":"b\n"}`), oaitest.Answer{Text: "wrote two"},
-		oaitest.Answer{Text: "slow slow slow slow slow slow", Gate: slow, GateAfter: 2})
+		oaitest.Answer{Text: "slow slow slow slow slow slow", Gate: slow, GateAfter: 2},
+		oaitest.Answer{Text: "again again again again", Gate: again, GateAfter: 2})
 	tm := startTermOpts(t, srv, termOpts{width: 220, height: 50}, "--serve")
 	scr := tm.waitFor("http://127.0.0.1:", 10*time.Second)
 	addr := regexp.MustCompile(`http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64}`).FindString(scr)
@@ -577,6 +578,13 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 		do(t, ctx, "the card closes, answered in the terminal", until(`document.querySelector('.approval') === null`),
 			logHas("approved (in the terminal)"), logHas("wrote two"))
 	}
+	// An edit in the terminal reaches the pages.
+	tm.waitIdle(10 * time.Second)
+	tm.ask("/undo")
+	for _, ctx := range []context.Context{a, b} {
+		do(t, ctx, "the pages follow /undo", until(`!document.getElementById('log').textContent.includes('wrote two')`))
+	}
+	tm.keys("C-u")
 	do(t, a, "a turn from the browser", until(`document.getElementById('stop').disabled`), send("talk slowly", false))
 	<-slow.Entered()
 	tm.waitFor("talk slowly", 10*time.Second)
@@ -590,6 +598,20 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 	wantHangup(t, srv, "after Ctrl+C in the terminal")
 	for _, ctx := range []context.Context{a, b} {
 		do(t, ctx, "the turn stopped for the page too", logHas("cancelled"), until(`document.getElementById('stop').disabled`))
+	}
+	// And Stop in a page stops the terminal's turn.
+	tm.waitIdle(10 * time.Second)
+	tm.keys("C-u")
+	tm.ask("again slowly")
+	<-again.Entered()
+	do(t, b, "Stop in the page", until(`!document.getElementById('stop').disabled`), chromedp.Click(chromedp.CSS("#stop")))
+	wantHangup(t, srv, "after Stop in a page")
+	deadline := time.Now().Add(40 * time.Second)
+	for strings.Count(tm.screen(), "cancelled") < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal never said the second turn was cancelled:\n%s", tm.screen())
+		}
+		time.Sleep(30 * time.Millisecond)
 	}
 }
 
