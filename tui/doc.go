@@ -20,7 +20,13 @@
 //
 // Approvals is the run's Approver: it asks in the program and waits for the
 // answer on the agent's goroutine (so tui also imports tool, for the request
-// it shows).
+// it shows). A question another front end answered first (a page on the
+// same session, /serve) is withdrawn: its context ends with
+// tool.AnsweredElsewhere, and the program says where it was answered.
+//
+// /serve hands a page (Options.Share) the program as its app.Driver: what
+// the page sends, stops or edits arrives as messages and is handled as the
+// keys would be; the page is told the pending list after every update.
 //
 // Inline by default: finished blocks are printed once above the live region
 // (in order, one print in flight at a time) and belong to the terminal's
