@@ -1,5 +1,11 @@
 package app
 
+import "errors"
+
+// ErrTaken: the pending item asked to change was already taken by the
+// turn (it is in the history).
+var ErrTaken = errors.New("the turn has already taken it")
+
 // Driver starts a run's turns for a front end that joins it: the page of
 // `chat serve` drives its own; on a live REPL session (/serve) the REPL
 // does, and the page steers through it. Text sent while a turn runs

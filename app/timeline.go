@@ -44,7 +44,7 @@ func (r *Run) Timeline() ([]TimelineTurn, error) {
 	var rows []TurnRow
 	if r.checkpoints != nil {
 		var err error
-		if rows, _, err = (replRewinder{w: r, cp: r.checkpoints}).rows(); err != nil && len(msgs) > 1 {
+		if rows, _, err = (replRewinder{w: r, cp: r.checkpoints}).rows(); err != nil {
 			rows = nil // no checkpoint yet: the turns without their files
 		}
 	}

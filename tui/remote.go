@@ -43,8 +43,6 @@ type (
 	}
 )
 
-var errTaken = errors.New("the turn has already taken it")
-
 func (r *remote) Send(text string, queue bool) error {
 	if strings.TrimSpace(text) == "" {
 		return errors.New("the message is empty")
@@ -114,7 +112,7 @@ func (m *Model) onRemote(msg tea.Msg) tea.Cmd {
 		if m.pending.edit(msg.id, msg.text) {
 			msg.reply <- nil
 		} else {
-			msg.reply <- errTaken
+			msg.reply <- app.ErrTaken
 		}
 	case withdrawnMsg:
 		a := m.asking

@@ -30,10 +30,7 @@ type question struct {
 	reply chan answer
 }
 
-type answer struct {
-	d  tool.Decision
-	by string
-}
+type answer struct{ d tool.Decision }
 
 // approvalView is the card the page draws.
 type approvalView struct {
@@ -57,16 +54,15 @@ func NewApprovals(stream *Stream) *Approvals {
 
 // Approve implements tool.Approver.
 func (a *Approvals) Approve(ctx context.Context, r tool.Request) (tool.Decision, error) {
-	d, _, err := a.ask(ctx, r)
-	return d, err
+	return a.ask(ctx, r)
 }
 
-func (a *Approvals) ask(ctx context.Context, r tool.Request) (tool.Decision, string, error) {
+func (a *Approvals) ask(ctx context.Context, r tool.Request) (tool.Decision, error) {
 	select {
 	case a.one <- struct{}{}:
 		defer func() { <-a.one }()
 	case <-ctx.Done():
-		return tool.Decision{}, "", ctx.Err()
+		return tool.Decision{}, ctx.Err()
 	}
 	q := &question{reply: make(chan answer, 1), view: viewOf(r)}
 	if o, ok := listener.OriginOf(ctx); ok {
@@ -80,7 +76,7 @@ func (a *Approvals) ask(ctx context.Context, r tool.Request) (tool.Decision, str
 	a.stream.Publish("approval", q.view)
 	select {
 	case ans := <-q.reply:
-		return ans.d, ans.by, nil
+		return ans.d, nil
 	case <-ctx.Done():
 		var elsewhere *tool.AnsweredElsewhere
 		if errors.As(context.Cause(ctx), &elsewhere) {
@@ -88,7 +84,7 @@ func (a *Approvals) ask(ctx context.Context, r tool.Request) (tool.Decision, str
 		} else {
 			a.close(q.view.ID, "cancelled", "the turn was cancelled")
 		}
-		return tool.Decision{}, "", ctx.Err()
+		return tool.Decision{}, ctx.Err()
 	}
 }
 
@@ -152,7 +148,7 @@ func (a *Approvals) Answer(id, verdict, reason, by string) error {
 	if !a.close(id, by, said) {
 		return errNoQuestion
 	}
-	q.reply <- answer{d: d, by: by}
+	q.reply <- answer{d: d}
 	return nil
 }
 
@@ -195,7 +191,7 @@ func (e either) Approve(ctx context.Context, r tool.Request) (tool.Decision, err
 		results <- result{d, err, "in the terminal"}
 	}()
 	go func() {
-		d, _, err := e.page.ask(pageCtx, r)
+		d, err := e.page.ask(pageCtx, r)
 		results <- result{d, err, "in a browser"}
 	}()
 	first := <-results

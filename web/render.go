@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ var markdown = sync.OnceValue(func() func(string) string {
 	return func(text string) string {
 		var b bytes.Buffer
 		if err := md.Convert([]byte(listener.String(text)), &b); err != nil {
-			return "<pre>" + escape(text) + "</pre>"
+			return "<pre>" + html.EscapeString(text) + "</pre>"
 		}
 		return policy.Sanitize(b.String())
 	}
@@ -45,27 +46,6 @@ var markdown = sync.OnceValue(func() func(string) string {
 
 // Markdown is text as safe HTML.
 func Markdown(text string) string { return markdown()(text) }
-
-func escape(s string) string {
-	var b bytes.Buffer
-	for _, r := range s {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '"':
-			b.WriteString("&#34;")
-		case '\'':
-			b.WriteString("&#39;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
 
 // codeRenderer highlights fenced code blocks with chroma's classes.
 type codeRenderer struct{}
@@ -90,7 +70,7 @@ func renderHTMLBlockAsText(w util.BufWriter, source []byte, n ast.Node, entering
 	if b.HasClosure() {
 		text.Write(b.ClosureLine.Value(source))
 	}
-	_, _ = w.WriteString("<p>" + strings.ReplaceAll(escape(strings.TrimRight(text.String(), "\n")), "\n", "<br>\n") + "</p>\n")
+	_, _ = w.WriteString("<p>" + strings.ReplaceAll(html.EscapeString(strings.TrimRight(text.String(), "\n")), "\n", "<br>\n") + "</p>\n")
 	return ast.WalkSkipChildren, nil
 }
 
@@ -102,7 +82,7 @@ func renderRawHTMLAsText(w util.BufWriter, source []byte, n ast.Node, entering b
 	segs := n.(*ast.RawHTML).Segments
 	for i := 0; i < segs.Len(); i++ {
 		seg := segs.At(i)
-		_, _ = w.WriteString(escape(string(seg.Value(source))))
+		_, _ = w.WriteString(html.EscapeString(string(seg.Value(source))))
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -131,7 +111,7 @@ func renderFencedCode(w util.BufWriter, source []byte, n ast.Node, entering bool
 		err = codeFormatter.Format(w, styles.Fallback, it)
 	}
 	if err != nil {
-		_, _ = w.WriteString("<pre><code>" + escape(code.String()) + "</code></pre>")
+		_, _ = w.WriteString("<pre><code>" + html.EscapeString(code.String()) + "</code></pre>")
 	}
 	return ast.WalkSkipChildren, nil
 }

@@ -141,8 +141,6 @@ func (t *turns) Pending() []app.Pending {
 	return slices.Clone(t.items)
 }
 
-var errTaken = errors.New("the turn has already taken it")
-
 func (t *turns) Edit(id uint64, text string) error {
 	if text == "" {
 		return t.Remove(id)
@@ -170,7 +168,7 @@ func (t *turns) change(id uint64, edit func(*app.Pending) bool, remove bool) err
 	defer t.mu.Unlock()
 	i := slices.IndexFunc(t.items, func(p app.Pending) bool { return p.ID == id })
 	if i < 0 || !edit(&t.items[i]) {
-		return errTaken
+		return app.ErrTaken
 	}
 	if remove {
 		t.items = slices.Delete(t.items, i, i+1)
