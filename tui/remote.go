@@ -150,5 +150,7 @@ func (m *Model) onShared(msg sharedMsg) {
 		m.print(m.noticeBlock(m.st.err, "✗ /serve: "+listener.VisibleString(msg.err.Error())))
 		return
 	}
-	m.print(m.noticeBlock(m.st.notice, "this session is on a web page (it and this terminal steer the same turns):\n  "+msg.url))
+	// The address is never wrapped: a line break inside it would break
+	// copying it (the terminal folds a long line softly).
+	m.print(m.noticeBlock(m.st.notice, "this session is on a web page (it and this terminal steer the same turns):") + "\n" + m.st.notice.Render(msg.url))
 }
