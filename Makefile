@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test cross acp-client cover bench bench-old soak chaos lint fuzz tidy-check no-replace release clean
+.PHONY: build run demo test cross acp-client mcp-servers cover bench bench-old soak chaos lint fuzz tidy-check no-replace release clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -25,8 +25,9 @@ demo: build
 	./$(BIN)/demoserver -demo ./$(BIN)/chat
 
 # Where make installed the ACP client library, its test must not skip.
-test: acp-client cross
-	CHAT_ACP_CLIENT_INSTALLED=$$([ -d $(ACP_CLIENT) ] && echo 1) $(GO) test -race ./...
+test: acp-client mcp-servers cross
+	CHAT_ACP_CLIENT_INSTALLED=$$([ -d $(ACP_CLIENT) ] && echo 1) \
+	CHAT_MCP_SERVERS_INSTALLED=$$([ -d $(MCP_EVERYTHING) ] && echo 1) $(GO) test -race ./...
 
 # chat and its tests compile for macOS, the BSDs and 32-bit Linux too,
 # where a field's type differs (a stat's mode, a statfs's flags) and
@@ -42,6 +43,13 @@ ACP_CLIENT := testdata/acp/node_modules/@agentclientprotocol/sdk
 acp-client:
 	@if command -v node >/dev/null && command -v npm >/dev/null && [ ! -d $(ACP_CLIENT) ]; then \
 		npm ci --prefix testdata/acp --no-audit --no-fund --loglevel=error; fi
+
+# The MCP client is tested against the reference servers no one here
+# wrote (testdata/mcp, pinned by its package-lock.json).
+MCP_EVERYTHING := testdata/mcp/node_modules/@modelcontextprotocol/server-everything
+mcp-servers:
+	@if command -v node >/dev/null && command -v npm >/dev/null && [ ! -d $(MCP_EVERYTHING) ]; then \
+		npm ci --prefix testdata/mcp --no-audit --no-fund --loglevel=error; fi
 
 # Coverage of the unit tests and of the binary the end-to-end tests run,
 # merged: cover.out, and a per-function summary whose last line is the total.

@@ -211,6 +211,22 @@ type MCPConfig struct {
 	Allow       []string          `toml:"allow,omitempty"`
 	// Timeout bounds one tool call ("2m"); zero is a minute.
 	Timeout time.Duration `toml:"timeout,omitzero"`
+	// ReadResources lets @NAME:URI mentions be read without asking.
+	ReadResources bool `toml:"read_resources,omitempty"`
+	// OAuth configures a registered client for an HTTP server's OAuth
+	// (without it, chat registers itself when the server allows).
+	OAuth *MCPOAuth `toml:"oauth,omitempty"`
+}
+
+// MCPOAuth is a client registered with a server's authorization server.
+// The secret, if any, is read from the environment variable it names.
+type MCPOAuth struct {
+	ClientID     string   `toml:"client_id,omitempty"`
+	ClientSecret string   `toml:"client_secret_env,omitempty"`
+	Scopes       []string `toml:"scopes,omitempty"`
+	// CallbackPort is the loopback port the browser returns to (0: any
+	// free one; a registered client usually names one).
+	CallbackPort int `toml:"callback_port,omitempty"`
 }
 
 // Transport says how the server is reached: "stdio: COMMAND ARGS" or

@@ -10,11 +10,13 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/chatrepl/chat/config"
@@ -40,6 +42,8 @@ type State struct {
 	Name, Description, Transport string
 	Status                       string // "not connected", "connected", "failed: …"
 	Tools                        []string
+	Prompts                      []Prompt
+	Resources                    []Resource
 }
 
 // Servers are the configured MCP servers of a run.
@@ -61,24 +65,75 @@ type Servers struct {
 	stop     context.CancelFunc
 	// inProcess, in tests, replaces the configured transport.
 	inProcess func(name string) mcp.Transport
+
+	elicitor Elicitor // nil: a form is declined
+	root     string   // the root the servers are told
+	// auth makes the OAuth handler of an HTTP server (nil: none).
+	auth func(name string, cfg config.MCPConfig) (auth.OAuthHandler, error)
 }
 
 type conn struct {
-	session *mcp.ClientSession
-	tools   []tool.Tool
+	session   *mcp.ClientSession
+	tools     []tool.Tool
+	prompts   []Prompt
+	resources []Resource
+	// calls are the contexts of the tool calls in flight: an
+	// elicitation ends when the calls that may have asked it have.
+	mu    sync.Mutex
+	calls map[*context.Context]struct{}
 }
 
 // New returns the servers of conf; nothing is started yet. getenv expands
 // ${VAR} in env and header values; workdir is where commands run.
 func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir string) *Servers {
 	stopping, stop := context.WithCancel(context.Background())
-	return &Servers{
+	s := &Servers{
 		stopping: stopping, stop: stop,
 		conf: conf, getenv: getenv, workdir: workdir,
-		client: mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, nil),
-		conns:  map[string]*conn{}, failed: map[string]error{}, dialing: map[string]chan struct{}{},
+		conns: map[string]*conn{}, failed: map[string]error{}, dialing: map[string]chan struct{}{},
+	}
+	s.client = mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: s.elicit,
+		Capabilities: &mcp.ClientCapabilities{
+			RootsV2:     &mcp.RootCapabilities{ListChanged: true},
+			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
+		},
+		PromptListChangedHandler:   func(_ context.Context, r *mcp.PromptListChangedRequest) { s.relist(r.Session) },
+		ResourceListChangedHandler: func(_ context.Context, r *mcp.ResourceListChangedRequest) { s.relist(r.Session) },
+	})
+	s.SetRoot(workdir)
+	return s
+}
+
+// SetElicitor sets who answers the servers' questions (nil: declined).
+func (s *Servers) SetElicitor(e Elicitor) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.elicitor = e
+}
+
+// SetRoot tells the servers the folder they work on (the working
+// directory): those connected hear that it changed.
+func (s *Servers) SetRoot(dir string) {
+	if dir == "" {
+		return
+	}
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(dir)}).String()
+	s.mu.Lock()
+	old := s.root
+	s.root = u
+	s.mu.Unlock()
+	if old == u {
+		return
+	}
+	s.client.AddRoots(&mcp.Root{URI: u, Name: filepath.Base(dir)})
+	if old != "" {
+		s.client.RemoveRoots(old)
 	}
 }
+
+// SetAuth sets how an HTTP server's OAuth handler is made.
+func (s *Servers) SetAuth(f func(name string, cfg config.MCPConfig) (auth.OAuthHandler, error)) { s.auth = f }
 
 // Names are the configured servers, sorted.
 func (s *Servers) Names() []string { return slices.Sorted(maps.Keys(s.conf)) }
@@ -190,8 +245,14 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		if err != nil {
 			return nil, err
 		}
-		transport = &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1, DisableStandaloneSSE: true,
+		t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1,
 			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, origin: origin(u)}, CheckRedirect: sameOrigin(u)}}
+		if s.auth != nil {
+			if t.OAuthHandler, err = s.auth(name, cfg); err != nil {
+				return nil, err
+			}
+		}
+		transport = t
 	}
 	session, err := s.client.Connect(ctx, transport, nil)
 	if err != nil {
@@ -200,7 +261,15 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		}
 		return nil, fmt.Errorf("cannot start or reach it: %w", err)
 	}
-	c := &conn{session: session}
+	c := &conn{session: session, calls: map[*context.Context]struct{}{}}
+	if c.prompts, err = listPrompts(ctx, name, session); err != nil {
+		_ = session.Close()
+		return nil, err
+	}
+	if c.resources, err = listResources(ctx, name, session); err != nil {
+		_ = session.Close()
+		return nil, err
+	}
 	allow := map[string]bool{}
 	for _, a := range cfg.Allow {
 		allow[a] = true
@@ -219,7 +288,7 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 			schema = json.RawMessage(`{"type":"object"}`)
 		}
 		c.tools = append(c.tools, &serverTool{name: uniqueName(c.tools, wireName(name, t.Name)), server: name, remote: t.Name,
-			description: t.Description, schema: schema, session: session, allowed: allow[t.Name], timeout: timeout})
+			description: t.Description, schema: schema, conn: c, allowed: allow[t.Name], timeout: timeout})
 	}
 	return c, nil
 }
@@ -322,6 +391,7 @@ func (s *Servers) States() []State {
 			for _, t := range c.tools {
 				st.Tools = append(st.Tools, t.Name())
 			}
+			st.Prompts, st.Resources = c.prompts, c.resources
 		}
 		out = append(out, st)
 	}

@@ -125,7 +125,7 @@ func TestHTTPServer(t *testing.T) {
 		auth = append(auth, r.Header.Get("Authorization"))
 		mu.Unlock()
 	})
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the servers close: the standalone SSE stream is open till then
 	getenv := func(k string) string {
 		if k == "DOCS_TOKEN" {
 			return "s3cret"

@@ -21,7 +21,7 @@ type serverTool struct {
 	name                        string
 	server, remote, description string
 	schema                      json.RawMessage
-	session                     *mcp.ClientSession
+	conn                        *conn
 	allowed                     bool // [mcp.NAME] allow lists it
 	timeout                     time.Duration
 }
@@ -79,7 +79,8 @@ func (t *serverTool) Review(_ context.Context, raw json.RawMessage) (tool.Review
 }
 
 func (t *serverTool) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	res, err := t.session.CallTool(ctx, &mcp.CallToolParams{Name: t.remote, Arguments: raw})
+	defer t.conn.track(&ctx)()
+	res, err := t.conn.session.CallTool(ctx, &mcp.CallToolParams{Name: t.remote, Arguments: raw})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()

@@ -1,0 +1,132 @@
+package mcpclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// session is the named server's connection (nil when not connected).
+func (s *Servers) session(name string) *mcp.ClientSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.conns[name]; c != nil {
+		return c.session
+	}
+	return nil
+}
+
+// connOf finds the server a session belongs to.
+func (s *Servers) connOf(cs *mcp.ClientSession) (string, *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, c := range s.conns {
+		if c.session == cs {
+			return name, c
+		}
+	}
+	return "", nil
+}
+
+// relist asks a server its prompts and resources again after it said
+// they changed.
+func (s *Servers) relist(cs *mcp.ClientSession) {
+	name, c := s.connOf(cs)
+	if c == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.stopping, connectTimeout)
+	defer cancel()
+	prompts, perr := listPrompts(ctx, name, cs)
+	resources, rerr := listResources(ctx, name, cs)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if perr == nil {
+		c.prompts = prompts
+	}
+	if rerr == nil {
+		c.resources = resources
+	}
+}
+
+// track records a call in flight until the returned func runs.
+func (c *conn) track(ctx *context.Context) func() {
+	c.mu.Lock()
+	c.calls[ctx] = struct{}{}
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		delete(c.calls, ctx)
+		c.mu.Unlock()
+	}
+}
+
+// callsContext is ctx, also ended once every call of c that was in
+// flight has ended (the turn that asked was cancelled): a question
+// nobody waits for any more is taken back from the person.
+func (c *conn) callsContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	var calls []context.Context
+	for p := range c.calls {
+		calls = append(calls, *p)
+	}
+	c.mu.Unlock()
+	allDone := func() {
+		for _, cc := range calls {
+			if cc.Err() == nil {
+				return
+			}
+		}
+		cancel()
+	}
+	for _, cc := range calls {
+		stop := context.AfterFunc(cc, allDone)
+		context.AfterFunc(ctx, func() { stop() })
+	}
+	return ctx, cancel
+}
+
+// elicit answers a server's elicitation/create: the front end's
+// Elicitor asks the person; without one the form is declined.
+func (s *Servers) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	name, c := s.connOf(req.Session)
+	if c == nil {
+		return nil, errors.New("no such connection")
+	}
+	e, err := toElicitation(name, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	ask := s.elicitor
+	s.mu.Unlock()
+	if ask == nil {
+		return &mcp.ElicitResult{Action: "decline"}, nil
+	}
+	ctx, cancel := c.callsContext(ctx)
+	defer cancel()
+	ans, err := ask(ctx, e)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &mcp.ElicitResult{Action: "cancel"}, nil
+		}
+		return nil, err
+	}
+	switch ans.Action {
+	case "accept":
+		if e.URL != "" {
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}
+		content, err := e.Content(ans.Values)
+		if err != nil {
+			return nil, fmt.Errorf("the answer does not fit the form: %w", err)
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: content}, nil
+	case "decline", "cancel":
+		return &mcp.ElicitResult{Action: ans.Action}, nil
+	}
+	return nil, fmt.Errorf("unknown answer %q", ans.Action)
+}
