@@ -133,7 +133,9 @@ func (s *Servers) SetRoot(dir string) {
 }
 
 // SetAuth sets how an HTTP server's OAuth handler is made.
-func (s *Servers) SetAuth(f func(name string, cfg config.MCPConfig) (auth.OAuthHandler, error)) { s.auth = f }
+func (s *Servers) SetAuth(f func(name string, cfg config.MCPConfig) (auth.OAuthHandler, error)) {
+	s.auth = f
+}
 
 // Names are the configured servers, sorted.
 func (s *Servers) Names() []string { return slices.Sorted(maps.Keys(s.conf)) }
