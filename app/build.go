@@ -262,7 +262,7 @@ func extensions(spec Spec, full *tool.Set) (extended, error) {
 		ext.skills = skills
 	}
 	if len(cfg.MCP) > 0 {
-		ext.mcp = mcpclient.New(cfg.MCP, env.Getenv, env.Workdir)
+		ext.mcp = newServers(cfg, env)
 		full.Add(&mcpclient.Connector{Servers: ext.mcp})
 		ext.adverts = append(ext.adverts, agent.Advert{Tool: mcpclient.ConnectName, Text: ext.mcp.Advertisement()})
 	}

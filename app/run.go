@@ -343,6 +343,8 @@ func (r *Run) ToolStates() []ToolState {
 type MCPState struct {
 	Name, Transport, Status string
 	Tools                   []string
+	Prompts                 []MCPPrompt
+	Resources               []MCPResource
 }
 
 // MCPStates lists the MCP servers (nil without any).
@@ -350,11 +352,7 @@ func (r *Run) MCPStates() []MCPState {
 	if r.ext.mcp == nil {
 		return nil
 	}
-	var out []MCPState
-	for _, st := range r.ext.mcp.States() {
-		out = append(out, MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools})
-	}
-	return out
+	return r.MCP().States()
 }
 
 // HasMCP says the run has MCP servers configured.

@@ -57,6 +57,7 @@ func (a *testApp) ToolStates() []ToolState           { return a.tools }
 func (a *testApp) Sandbox() string                   { return "" }
 func (a *testApp) Skills() []tool.Skill              { return a.skills }
 func (a *testApp) MCPStates() []MCPState             { return a.mcp }
+func (a *testApp) MCP() *app.MCP                     { return nil }
 func (a *testApp) HookList() string                  { return "" }
 func (a *testApp) ProjectFiles() []string            { return nil }
 func (a *testApp) PriceSource(string) string         { return "" }

@@ -86,8 +86,10 @@ type App interface {
 	ToolStates() []ToolState
 	Sandbox() string
 	Skills() []tool.Skill
-	// MCPStates lists the MCP servers (nil: none configured).
+	// MCPStates lists the MCP servers (nil: none configured); MCP is
+	// their prompts, resources and questions (nil: none configured).
 	MCPStates() []MCPState
+	MCP() *app.MCP
 	// HookList is /hooks ("": none).
 	HookList() string
 	// ProjectFiles names the project's instructions files (/context).
@@ -218,7 +220,13 @@ type Model struct {
 	price     func(model string, u session.Usage) (float64, bool)
 	edits     *app.Edits // the history edits, saved by the application layer
 	asking    *asking    // a tool waits for approval
-	remote    *remote    // the page's way in, once shared (/serve)
+	form      *form      // an MCP server's question (elicitation) on screen
+	// promptAsk is a /SERVER:PROMPT waiting for the arguments it needs,
+	// typed one by one.
+	promptAsk *promptAsk
+	// mcpConnecting are the servers connecting for a completion list.
+	mcpConnecting map[string]bool
+	remote        *remote // the page's way in, once shared (/serve)
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -353,6 +361,9 @@ func (m *Model) liveRegion() string {
 	content := m.belowApproval()
 	if a := m.approvalView(); a != "" {
 		content = a + "\n" + content
+	}
+	if f := m.formView(); f != "" {
+		content = f + "\n" + content
 	}
 	rows := m.height - 1 // a frame as tall as the screen scrolls its top row away
 	if live := m.liveView(); live != "" {

@@ -121,6 +121,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case approvalMsg:
 		m.onApproval(msg)
 		return nil
+	case elicitMsg:
+		m.onElicit(msg)
+		return nil
+	case elicitGoneMsg:
+		m.onElicitGone(msg)
+		return nil
 	case remoteSendMsg, remoteStopMsg, remoteEditMsg, withdrawnMsg:
 		return m.onRemote(msg)
 	case sharedMsg:

@@ -53,6 +53,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea.Cmd {
+	if m.form != nil && key != "ctrl+c" && m.formKey(k) {
+		return nil
+	}
 	if a := m.asking; a != nil {
 		switch {
 		case a.idle && (key == "ctrl+c" || key == "esc") && !a.reasoning:

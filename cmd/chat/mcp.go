@@ -1,14 +1,19 @@
 package main
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/clip"
 )
@@ -27,9 +32,10 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 		}
 	}
 	cmd := &cobra.Command{Use: "mcp", Short: "List, add or remove MCP servers ([mcp.NAME] in the config file)"}
+	var offline bool
 	list := &cobra.Command{
-		Use: "list", Short: "List the configured MCP servers", Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		Use: "list", Short: "List the configured MCP servers, each connected to say its state, tools, prompts and resources", Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
 			cfg, err := loadConfigFile(d, o, config.Flags{})
 			if err != nil {
 				return err
@@ -38,18 +44,75 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 				fmt.Fprintf(d.stdout, "no MCP servers yet: chat mcp add NAME --command PROGRAM (or --url URL), or [mcp.NAME] in %s\n", configPath(d, o))
 				return nil
 			}
+			states := map[string]app.MCPState{}
+			if !offline {
+				m, err := openMCP(d, cfg)
+				if err != nil {
+					return err
+				}
+				defer m.Close()
+				connectAll(c.Context(), m)
+				for _, st := range m.States() {
+					states[st.Name] = st
+				}
+			}
 			names := slices.Sorted(maps.Keys(cfg.MCP))
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tALLOWED\tDESCRIPTION")
+			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tSTATE\tTOOLS\tPROMPTS\tRESOURCES\tALLOWED")
 			for _, n := range names {
 				m := cfg.MCP[n]
 				connects := "when asked"
 				if m.Eager {
 					connects = "at start"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", n, m.Transport(), connects, strings.Join(m.Allow, ","), clip.FirstLine(m.Description))
+				st, ok := states[n]
+				state, tools, prompts, resources := "not checked", "-", "-", "-"
+				if ok {
+					state = clip.FirstLine(st.Status)
+					tools, prompts, resources = strconv.Itoa(len(st.Tools)), strconv.Itoa(len(st.Prompts)), strconv.Itoa(len(st.Resources))
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, m.Transport(), connects, state, tools, prompts, resources, strings.Join(m.Allow, ","))
 			}
 			return tw.Flush()
+		},
+	}
+	list.Flags().BoolVar(&offline, "offline", false, "only the config: connect to no server")
+	prompts := &cobra.Command{
+		Use: "prompts NAME", Short: "List a server's prompts (in the REPL: /NAME:PROMPT key=value …)", Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withServer(c.Context(), d, o, args[0], func(m *app.MCP) {
+				tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "COMMAND\tARGUMENTS\tDESCRIPTION")
+				for _, p := range m.Prompts() {
+					var as []string
+					for _, a := range p.Args {
+						if a.Required {
+							as = append(as, a.Name+"=…")
+						} else {
+							as = append(as, "["+a.Name+"=…]")
+						}
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Command(), strings.Join(as, " "), clip.FirstLine(cmp.Or(p.Description, p.Title)))
+				}
+				tw.Flush()
+			})
+		},
+	}
+	resources := &cobra.Command{
+		Use: "resources NAME", Short: "List a server's resources and templates (mention one as @NAME:URI)", Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return withServer(c.Context(), d, o, args[0], func(m *app.MCP) {
+				tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "MENTION\tTYPE\tTITLE")
+				for _, r := range m.Resources() {
+					kind := cmp.Or(r.MIMEType, "-")
+					if r.Template {
+						kind = "template"
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Mention(), kind, clip.FirstLine(r.Label()))
+				}
+				tw.Flush()
+			})
 		},
 	}
 	var add config.MCPConfig
@@ -93,8 +156,44 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 			return nil
 		},
 	}
-	cmd.AddCommand(list, addCmd, rm)
+	cmd.AddCommand(list, prompts, resources, addCmd, rm)
 	return cmd
+}
+
+// openMCP makes the configured servers as a run would.
+func openMCP(d deps, cfg config.Config) (*app.MCP, error) {
+	env, err := appEnv(d)
+	if err != nil {
+		return nil, err
+	}
+	return app.OpenMCP(cfg, env), nil
+}
+
+// connectAll connects every server at once; one that fails is marked so.
+func connectAll(ctx context.Context, m *app.MCP) {
+	var wg sync.WaitGroup
+	for _, n := range m.Names() {
+		wg.Go(func() { _ = m.Connect(ctx, n) })
+	}
+	wg.Wait()
+}
+
+// withServer connects the named server and hands it to show.
+func withServer(ctx context.Context, d deps, o *rootOptions, name string, show func(*app.MCP)) error {
+	cfg, err := loadConfigFile(d, o, config.Flags{})
+	if err != nil {
+		return err
+	}
+	m, err := openMCP(d, cfg)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := m.Connect(ctx, name); err != nil {
+		return err
+	}
+	show(m)
+	return nil
 }
 
 func pairs(flag string, kvs []string) (map[string]string, error) {

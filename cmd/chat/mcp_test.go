@@ -57,7 +57,7 @@ func TestMCPStdioInTheREPL(t *testing.T) {
 	}
 	// A second server: the file must stay valid TOML.
 	chatIn(t, srv, home, "--config", cfg, "mcp", "add", "other", "--url", "http://127.0.0.1:1/mcp")
-	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list"); !strings.Contains(list, "when asked") || strings.Contains(list, pidFile) {
+	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list", "--offline"); !strings.Contains(list, "when asked") || strings.Contains(list, pidFile) {
 		t.Fatalf("list (env values must not show):\n%s", list)
 	}
 	text, _ := os.ReadFile(cfg)
@@ -89,7 +89,7 @@ func TestMCPStdioInTheREPL(t *testing.T) {
 	if fi, _ := os.Stat(cfg); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("config file mode %v", fi.Mode().Perm())
 	}
-	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list"); !strings.Contains(list, "no MCP servers") {
+	if list := chatIn(t, srv, home, "--config", cfg, "mcp", "list", "--offline"); !strings.Contains(list, "no MCP servers") {
 		t.Fatal(list)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm/pricing"
 	"github.com/chatrepl/chat/session"
@@ -178,6 +179,17 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return &exitError{code: 130}
 	}
+	if m := run.MCP(); m != nil {
+		// Nobody is there to fill in a server's form: it is declined,
+		// and said.
+		m.SetElicitor(func(_ context.Context, e app.Elicitation) (app.ElicitAnswer, error) {
+			fmt.Fprintf(d.stderr, "chat: the MCP server %s asked for input (%s); print mode cannot ask you, so it was declined\n", e.Server, clip.FirstLine(e.Message))
+			return app.ElicitAnswer{Action: "decline"}, nil
+		})
+		if prompt, files, err = mcpInput(ctx, m, prompt, files); err != nil {
+			return err
+		}
+	}
 	o2 := run.NewTurn(ctx, prompt, files...).Run() // the run saves what it changed
 	res, err := o2.Result, o2.Err
 	switch {
@@ -199,6 +211,24 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		return writeJSON(d, v)
 	}
 	return nil
+}
+
+// mcpInput expands a /SERVER:PROMPT line into the server's messages and
+// attaches the @SERVER:URI resources the prompt mentions (typed on the
+// command line: the person asked for them).
+func mcpInput(ctx context.Context, m *app.MCP, prompt string, files []session.FilePart) (string, []session.FilePart, error) {
+	if m.IsPromptLine(prompt) {
+		exp, err := m.Expand(ctx, prompt)
+		if err != nil {
+			return "", nil, err
+		}
+		prompt, files = exp.Text, append(files, exp.Files...)
+	}
+	parts, errs := m.ReadMentions(ctx, prompt)
+	if len(errs) > 0 {
+		return "", nil, errors.Join(errs...)
+	}
+	return prompt, append(files, parts...), nil
 }
 
 var errNothingToAsk = errors.New(`nothing to ask: pass -p "…" or pipe text in`)

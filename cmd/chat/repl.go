@@ -49,6 +49,9 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
 	run.OnScreen(notice)
 	run.AskHookTrust(ctx, approvals)
+	if m := run.MCP(); m != nil {
+		m.SetElicitor(approvals.Elicit) // a server's form shows under the transcript
+	}
 	err = tui.Run(ctx, tui.Options{
 		App:          run,
 		HistoryPath:  historyPath(d.getenv),

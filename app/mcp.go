@@ -1,0 +1,152 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool/mcpclient"
+)
+
+// What the front ends show of the MCP servers' prompts, resources and
+// questions.
+type (
+	MCPPrompt     = mcpclient.Prompt
+	MCPResource   = mcpclient.Resource
+	Elicitation   = mcpclient.Elicitation
+	ElicitField   = mcpclient.Field
+	ElicitAnswer  = mcpclient.Answer
+	Elicitor      = mcpclient.Elicitor
+	ExpandedInput = mcpclient.Expanded
+	MCPPromptArg  = mcpclient.PromptArg
+)
+
+// MCP is what a person does with the run's MCP servers besides their
+// tools: a server's prompt as /SERVER:PROMPT, its resources as
+// @SERVER:URI, its questions (elicitation) answered.
+type MCP struct{ servers *mcpclient.Servers }
+
+// MCP is the run's MCP servers (nil without any configured).
+func (r *Run) MCP() *MCP {
+	if r.ext.mcp == nil {
+		return nil
+	}
+	return &MCP{r.ext.mcp}
+}
+
+// OpenMCP makes the configured MCP servers outside a run (chat mcp
+// list, prompts, resources); nothing starts before Connect. Close them.
+func OpenMCP(cfg config.Config, env Env) *MCP { return &MCP{newServers(cfg, env)} }
+
+// newServers are the configured servers as every run makes them.
+func newServers(cfg config.Config, env Env) *mcpclient.Servers {
+	return mcpclient.New(cfg.MCP, env.Getenv, env.Workdir)
+}
+
+// Close stops the servers.
+func (m *MCP) Close() error { return m.servers.Close() }
+
+// States describes each server (connected ones with their tools,
+// prompts and resources).
+func (m *MCP) States() []MCPState {
+	var out []MCPState
+	for _, st := range m.servers.States() {
+		out = append(out, MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources})
+	}
+	return out
+}
+
+// Names are the configured servers.
+func (m *MCP) Names() []string { return m.servers.Names() }
+
+// Connect connects a server (its prompts and resources are then listed);
+// its tools stay the model's to ask for with mcp_connect.
+func (m *MCP) Connect(ctx context.Context, name string) error {
+	_, err := m.servers.Connect(ctx, name)
+	return err
+}
+
+// Prompts and Resources are those of the connected servers.
+func (m *MCP) Prompts() []MCPPrompt     { return m.servers.Prompts() }
+func (m *MCP) Resources() []MCPResource { return m.servers.Resources() }
+
+// SetElicitor sets who answers the servers' questions (nil: declined).
+func (m *MCP) SetElicitor(e Elicitor) { m.servers.SetElicitor(e) }
+
+// IsPromptLine says line calls a prompt: /SERVER:NAME where SERVER is
+// configured.
+func (m *MCP) IsPromptLine(line string) bool {
+	server, _, _, ok, _ := mcpclient.ParsePromptLine(line)
+	return ok && m != nil && m.servers.IsServer(server)
+}
+
+// Connected says the server is connected.
+func (m *MCP) Connected(name string) bool {
+	for _, st := range m.servers.States() {
+		if st.Name == name {
+			return st.Status == "connected"
+		}
+	}
+	return false
+}
+
+// MissingArgs connects the server of a /SERVER:NAME line and says which
+// required arguments the line does not give.
+func (m *MCP) MissingArgs(ctx context.Context, line string) ([]MCPPromptArg, error) {
+	server, name, args, ok, err := mcpclient.ParsePromptLine(line)
+	if !ok || err != nil {
+		return nil, err
+	}
+	if err := m.Connect(ctx, server); err != nil {
+		return nil, err
+	}
+	p, found := m.servers.Prompt(server, name)
+	if !found {
+		return nil, nil // Expand says what there is
+	}
+	return p.Missing(args), nil
+}
+
+// Expand runs /SERVER:NAME key=value …: the server's messages for it.
+func (m *MCP) Expand(ctx context.Context, line string) (ExpandedInput, error) {
+	server, name, args, ok, err := mcpclient.ParsePromptLine(line)
+	switch {
+	case !ok || !m.servers.IsServer(server):
+		return ExpandedInput{}, fmt.Errorf("%s is not an MCP prompt (/SERVER:PROMPT)", strings.Fields(line)[0])
+	case err != nil:
+		return ExpandedInput{}, err
+	}
+	return m.servers.GetPrompt(ctx, server, name, args)
+}
+
+// Mentions are the @SERVER:URI of text, and those of them whose server
+// reads only after the person says yes (as a file outside the working
+// directory does).
+func (m *MCP) Mentions(text string) (all, asking []string) {
+	for _, sv := range m.servers.Mentions(text) {
+		mention := "@" + sv[0] + ":" + sv[1]
+		all = append(all, mention)
+		if !m.servers.ReadsWithoutAsking(sv[0]) {
+			asking = append(asking, mention)
+		}
+	}
+	return all, asking
+}
+
+// ReadMentions reads the resources text mentions, as attachments; each
+// that fails says why (the others are read).
+func (m *MCP) ReadMentions(ctx context.Context, text string) ([]session.FilePart, []error) {
+	var parts []session.FilePart
+	var errs []error
+	for _, sv := range m.servers.Mentions(text) {
+		part, err := m.servers.ReadResource(ctx, sv[0], sv[1])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		parts = append(parts, part)
+	}
+	return parts, errs
+}
