@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/charmbracelet/x/ansi"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ func (m *Model) completionView() string {
 		return ""
 	}
 	var lines []string
-	for _, c := range commands {
+	for _, c := range m.allCommands() {
 		if strings.HasPrefix(c.name, v) {
 			lines = append(lines, m.st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+m.st.dim.Render(fmt.Sprintf(" %-10s %s", c.args, c.help)))
 		}
@@ -81,11 +82,22 @@ func (m *Model) completionView() string {
 	return strings.Join(lines, "\n")
 }
 
-// completeCommand extends "/mo" as far as the matches agree.
-func (m *Model) completeCommand() {
+// allCommands are the built-in commands and the MCP servers' prompts.
+func (m *Model) allCommands() []command {
+	return append(slices.Clip(commands), m.mcpCommands()...)
+}
+
+// completeCommand extends "/mo" as far as the matches agree; a /SERVER:
+// completed connects that server, so its prompts can be offered.
+func (m *Model) completeCommand() tea.Cmd {
+	m.completeCommandName()
+	return m.connectForCompletion(strings.TrimPrefix(m.input.value(), "/"))
+}
+
+func (m *Model) completeCommandName() {
 	v := m.input.value()
 	var match []string
-	for _, c := range commands {
+	for _, c := range m.allCommands() {
 		if strings.HasPrefix(c.name, v) {
 			match = append(match, c.name)
 		}
@@ -99,7 +111,7 @@ func (m *Model) completeCommand() {
 			common = common[:len(common)-1]
 		}
 	}
-	if len(match) == 1 {
+	if len(match) == 1 && !strings.HasSuffix(common, ":") { // /SERVER: goes on with a prompt name
 		common += " "
 	}
 	m.input.set(common)
@@ -111,6 +123,14 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	m.notice = "" // a notice is about the last command, not this one
 	name, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
 	arg = strings.TrimSpace(arg)
+	if mc := m.app.MCP(); mc != nil && mc.IsPromptLine(line) {
+		if m.busy { // as an idle-only command: after the turn
+			m.pending.queue(strings.TrimSpace(line))
+			m.notice = name + " runs when this turn ends · esc cancels the turn"
+			return nil, true
+		}
+		return m.runPrompt(strings.TrimSpace(line)), true
+	}
 	c, known := findCommand(name)
 	if !known {
 		if strings.Count(name, "/") > 1 {
@@ -268,15 +288,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			m.print(m.noticeBlock(m.st.notice, "no MCP servers: add [mcp.NAME] to the config file, or chat mcp add"))
 			break
 		}
-		var b strings.Builder
-		b.WriteString("MCP servers (the model connects one with mcp_connect when it needs it):")
-		for _, s := range servers {
-			b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(s.Status), max(m.width/2, 20)), truncateWidth(visibleLine(s.Transport), max(m.width/3, 16))))
-			if len(s.Tools) > 0 {
-				b.WriteString("\n  " + strings.Repeat(" ", 12) + " " + m.st.dim.Render(truncateWidth(visibleLine(strings.Join(s.Tools, ", ")), max(m.width-16, 10))))
-			}
-		}
-		m.print(m.noticeBlock(m.st.notice, b.String()))
+		m.print(m.noticeBlock(m.st.notice, m.mcpListing(servers)))
 	case "/retry":
 		return m.retry(), true
 	case "/undo":

@@ -249,7 +249,7 @@ func (m *Model) formView() string {
 	case !f.focused:
 		footer = "⌨ typing stays your message · tab answers the form · ctrl+c cancels the turn"
 	case !f.done():
-		footer = "type " + f.e.Fields[f.field].Label() + " below · enter next · ↑/↓ fields · esc back to your message"
+		footer = "type " + f.e.Fields[f.field].Label() + " below · enter next · ↑/↓ fields (unchecked) · esc back to your message"
 	case f.e.URL != "":
 		footer = "[a]ccept (done)  [d]ecline  [c]ancel  · esc back to your message"
 	default:

@@ -10,8 +10,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/session"
 )
 
@@ -32,6 +34,7 @@ type mentions struct {
 	// until the token changes.
 	dismissed string
 	loadedAt  time.Time
+	titles    map[string]string // an MCP resource's title, by SERVER:URI
 }
 
 // mentionStale is how old the index may be when a new @ starts: older,
@@ -95,7 +98,10 @@ func (m *Model) refreshMentions() tea.Cmd {
 			return filesMsg{files: f, err: err}
 		})
 	}
-	mn.matches = matchFiles(mn.files, tok, mentionRows)
+	resources, titles := m.resourceMentions()
+	mn.titles = titles
+	mn.matches = matchFiles(append(resources, mn.files...), tok, mentionRows)
+	load = tea.Batch(load, m.connectForCompletion(tok))
 	mn.sel = min(mn.sel, max(len(mn.matches)-1, 0))
 	return load
 }
@@ -194,6 +200,11 @@ func (m *Model) mentionView() string {
 		} else {
 			line = m.st.dim.Render(line)
 		}
+		if t := mn.titles[p]; t != "" {
+			if room := m.width - ansi.StringWidth(line) - 3; room > 6 {
+				line += m.st.hint.Render("   " + truncateWidth(visibleLine(t), room))
+			}
+		}
 		lines = append(lines, line)
 	}
 	hint := "tab or enter picks · ↑/↓ moves · esc closes"
@@ -244,9 +255,10 @@ func outsideDir(p, wd string) bool {
 
 // resolveMentions attaches the files text mentions (IO: a command).
 // Files outside the working directory are not read unless confirmed.
-func resolveMentions(text, wd string, confirmed bool) tea.Cmd {
+func resolveMentions(text, wd string, mc *app.MCP, confirmed bool) tea.Cmd {
 	return func() tea.Msg {
 		msg := mentionedMsg{text: text}
+		readResources(mc, text, confirmed, &msg)
 		for _, p := range mentionedPaths(text, wd) {
 			if outsideDir(p, wd) && !confirmed {
 				msg.outside = append(msg.outside, p)
@@ -274,7 +286,7 @@ func (m *Model) onMentioned(msg mentionedMsg) tea.Cmd {
 	if len(msg.outside) > 0 {
 		m.input.set(msg.text)
 		m.confirmOutside = msg.text
-		m.notice = fmt.Sprintf("%s is outside the working directory: enter attaches it anyway, or edit the message", strings.Join(msg.outside, ", "))
+		m.notice = fmt.Sprintf("%s: outside the working directory; enter attaches it anyway, or edit the message", visibleLine(strings.Join(msg.outside, ", ")))
 		return nil
 	}
 	for _, e := range msg.errs {

@@ -121,6 +121,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case approvalMsg:
 		m.onApproval(msg)
 		return nil
+	case promptMsg:
+		return m.onPrompt(msg)
+	case mcpConnectedMsg:
+		return m.onMCPConnected(msg)
 	case elicitMsg:
 		m.onElicit(msg)
 		return nil

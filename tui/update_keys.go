@@ -134,7 +134,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 			return m.submit(false)
 		}
 		if strings.HasPrefix(m.input.value(), "/") {
-			m.completeCommand()
+			return m.completeCommand()
 		}
 		return nil
 	case "up":
@@ -203,6 +203,11 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 func (m *Model) escAtIdle() tea.Cmd {
 	now := m.now()
 	defer func() { m.lastEsc = now }()
+	if m.promptAsk != nil {
+		m.promptAsk, m.notice = nil, ""
+		m.input.clear()
+		return nil
+	}
 	if m.editing != "" {
 		m.editing, m.notice = "", ""
 		m.input.clear()
@@ -251,6 +256,9 @@ func isCommandLine(s string) bool {
 // item for the pending list (inject: into this turn; else after it).
 func (m *Model) submit(inject bool) tea.Cmd {
 	m.queuedEdit = false
+	if m.promptAsk != nil {
+		return m.promptArgTyped()
+	}
 	raw := m.input.value()
 	text := m.input.text()
 	if strings.TrimSpace(text) == "" {
@@ -303,7 +311,7 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	if m.app.Workdir() != "" && strings.Contains(text, "@") {
 		confirmed := text == m.confirmOutside
 		m.confirmOutside = ""
-		return tea.Batch(hist, resolveMentions(text, m.app.Workdir(), confirmed))
+		return tea.Batch(hist, resolveMentions(text, m.app.Workdir(), m.app.MCP(), confirmed))
 	}
 	return tea.Batch(hist, m.startTurn(text))
 }
