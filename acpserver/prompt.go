@@ -69,6 +69,12 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 			break
 		}
 	}
+	if t == nil && l.s.Expand != nil {
+		var err error
+		if text, files, err = l.s.Expand(ctx, text, files); err != nil {
+			return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
+		}
+	}
 	l.events.beginTurn()
 	l.setRunning(true)
 	if t == nil {

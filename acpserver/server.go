@@ -56,6 +56,8 @@ type OpenRequest struct {
 	// must hold it); Approver asks the person in the editor.
 	Listener listener.Listener
 	Approver tool.Approver
+	// Elicitor shows an MCP server's question in the editor.
+	Elicitor app.Elicitor
 }
 
 // MCPServer is one MCP server the client passes, to be connected like a
@@ -77,6 +79,9 @@ type Session struct {
 	SetMode func(id string) error
 	// Commands are the /-commands that make sense without a screen.
 	Commands []Command
+	// Expand turns a prompt's /SERVER:PROMPT and @SERVER:URI into what
+	// they name (nil: the text as it is).
+	Expand func(ctx context.Context, text string, files []session.FilePart) (string, []session.FilePart, error)
 	// Close ends the session. (The run saves the session when a turn
 	// ends, healing after a cancel included: app.Run.)
 	Close func()
@@ -217,7 +222,7 @@ func (s *Server) open(ctx context.Context, cwd, load string, servers []acp.McpSe
 	l.out = newOutbox(s.ctx, s.conn)
 	l.events = &events{out: l.out, cwd: cwd, streamed: map[string]bool{}, output: map[string]string{}}
 	s2, err := s.o.Open(ctx, OpenRequest{Cwd: cwd, Load: load, MCP: mcpServers(servers),
-		Listener: l.events, Approver: &approver{l: l}})
+		Listener: l.events, Approver: &approver{l: l}, Elicitor: (&elicitor{l: l}).Elicit})
 	if err != nil {
 		// What the person can fix (a session that is not there or in use,
 		// a folder that is not one) is theirs, not an internal error.

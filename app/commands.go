@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -26,6 +27,33 @@ type CommandResult struct {
 
 // Commands are the REPL's /-commands that make sense without a screen.
 func (r *Run) Commands() []Command {
+	return append(r.screenlessCommands(), r.promptCommands()...)
+}
+
+// promptCommands are the prompts of the connected MCP servers: the line
+// is expanded as a typed /SERVER:PROMPT is (ExpandInput).
+func (r *Run) promptCommands() []Command {
+	m := r.MCP()
+	if m == nil {
+		return nil
+	}
+	var out []Command
+	for _, p := range m.Prompts() {
+		var hint []string
+		for _, a := range p.Args {
+			hint = append(hint, a.Name+"=…")
+		}
+		line := p.Command()
+		out = append(out, Command{Name: strings.TrimPrefix(line, "/"), Description: cmp.Or(p.Description, p.Title, "a prompt of the MCP server "+p.Server),
+			Hint: strings.Join(hint, " "),
+			Run: func(_ context.Context, args string) (CommandResult, error) {
+				return CommandResult{Prompt: strings.TrimSpace(line + " " + args)}, nil
+			}})
+	}
+	return out
+}
+
+func (r *Run) screenlessCommands() []Command {
 	a := r.agent
 	return []Command{
 		{Name: "compact", Description: "summarize the earlier turns to free the context window", Hint: "what to keep (optional)",

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -133,6 +134,29 @@ func (m *MCP) Mentions(text string) (all, asking []string) {
 		}
 	}
 	return all, asking
+}
+
+// ExpandInput is what a person's input becomes where nobody is asked
+// (print mode, an editor): a /SERVER:PROMPT line the server's messages,
+// each @SERVER:URI it mentions attached (typed by the person: they asked
+// for it). Without servers it is the input as it is.
+func (r *Run) ExpandInput(ctx context.Context, text string, files []session.FilePart) (string, []session.FilePart, error) {
+	m := r.MCP()
+	if m == nil {
+		return text, files, nil
+	}
+	if m.IsPromptLine(text) {
+		exp, err := m.Expand(ctx, text)
+		if err != nil {
+			return "", nil, err
+		}
+		text, files = exp.Text, append(files, exp.Files...)
+	}
+	parts, errs := m.ReadMentions(ctx, text)
+	if len(errs) > 0 {
+		return "", nil, errors.Join(errs...)
+	}
+	return text, append(files, parts...), nil
 }
 
 // ReadMentions reads the resources text mentions, as attachments; each

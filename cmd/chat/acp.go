@@ -113,9 +113,12 @@ func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, chan
 		ls.Emit(listener.Notice{Text: note})
 	}
 	run.ConnectEager(ctx, notice)
+	if m := run.MCP(); m != nil {
+		m.SetElicitor(r.Elicitor)
+	}
 	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in, NewTurn: run.NewTurn,
 		Close:    run.Close,
-		Commands: run.Commands()}
+		Commands: run.Commands(), Expand: run.ExpandInput}
 	if s.ID == "" {
 		run.Close()
 		return nil, fmt.Errorf("the session could not be saved")

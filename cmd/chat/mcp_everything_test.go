@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -252,5 +255,56 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 			t.Fatalf("%s: never", what)
 		}
 		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// TestMCPEverythingInAnEditor: over ACP, the reference server the editor
+// passes offers its prompts as the session's commands; a prompt line
+// reaches the model expanded, a mention attaches the resource, and the
+// server's form comes to the editor as a permission request that says
+// what accepting would send (here it cannot: a required field has no
+// default, so only Decline is offered).
+func TestMCPEverythingInAnEditor(t *testing.T) {
+	t.Parallel()
+	js := everythingJS(t)
+	srv := echoModel(t)
+	base := command(t, srv, "acp")
+	e := startEditor(t, base)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, base.Dir, acp.McpServer{Stdio: &acp.McpServerStdio{Name: "everything", Command: "node", Args: []string{js, "stdio"}, Env: []acp.EnvVariable{}}})
+
+	waitUntil(t, "the prompts in the editor's command list", func() bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for _, u := range e.updates {
+			if c := u.AvailableCommandsUpdate; c != nil {
+				for _, ac := range c.AvailableCommands {
+					if ac.Name == "everything:args-prompt" {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	if _, err := e.prompt(ctx, id, acp.TextBlock("/everything:args-prompt city=Lyon")); err != nil || lastUser(srv) != "What's weather in Lyon?" {
+		t.Fatalf("prompt: %v, sent %q", err, lastUser(srv))
+	}
+	if _, err := e.prompt(ctx, id, acp.TextBlock("read @everything:demo://resource/static/document/features.md")); err != nil || !strings.Contains(lastUser(srv), "## Prompts") {
+		t.Fatalf("mention: %v", err)
+	}
+	if _, err := e.prompt(ctx, id, acp.TextBlock("/everything:args-prompt")); err == nil || !strings.Contains(err.Error(), "needs city") {
+		t.Fatalf("a missing argument: %v", err)
+	}
+	from := e.count()
+	if _, err := e.prompt(ctx, id, acp.TextBlock("fill the form")); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	titles := strings.Join(e.titles, "\n")
+	e.mu.Unlock()
+	if !strings.Contains(titles, "The MCP server everything asks: Please provide inputs") || !strings.Contains(strings.ToLower(e.text(from)), "decline") {
+		t.Fatalf("titles:\n%s\nanswer: %s", titles, e.text(from))
 	}
 }

@@ -186,9 +186,9 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 			fmt.Fprintf(d.stderr, "chat: the MCP server %s asked for input (%s); print mode cannot ask you, so it was declined\n", e.Server, clip.FirstLine(e.Message))
 			return app.ElicitAnswer{Action: "decline"}, nil
 		})
-		if prompt, files, err = mcpInput(ctx, m, prompt, files); err != nil {
-			return err
-		}
+	}
+	if prompt, files, err = run.ExpandInput(ctx, prompt, files); err != nil {
+		return err
 	}
 	o2 := run.NewTurn(ctx, prompt, files...).Run() // the run saves what it changed
 	res, err := o2.Result, o2.Err
@@ -211,24 +211,6 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		return writeJSON(d, v)
 	}
 	return nil
-}
-
-// mcpInput expands a /SERVER:PROMPT line into the server's messages and
-// attaches the @SERVER:URI resources the prompt mentions (typed on the
-// command line: the person asked for them).
-func mcpInput(ctx context.Context, m *app.MCP, prompt string, files []session.FilePart) (string, []session.FilePart, error) {
-	if m.IsPromptLine(prompt) {
-		exp, err := m.Expand(ctx, prompt)
-		if err != nil {
-			return "", nil, err
-		}
-		prompt, files = exp.Text, append(files, exp.Files...)
-	}
-	parts, errs := m.ReadMentions(ctx, prompt)
-	if len(errs) > 0 {
-		return "", nil, errors.Join(errs...)
-	}
-	return prompt, append(files, parts...), nil
 }
 
 var errNothingToAsk = errors.New(`nothing to ask: pass -p "…" or pipe text in`)
