@@ -68,8 +68,7 @@ type Servers struct {
 
 	elicitor Elicitor // nil: a form is declined
 	root     string   // the root the servers are told
-	// auth makes the OAuth handler of an HTTP server (nil: none).
-	auth func(name string, cfg config.MCPConfig) (auth.OAuthHandler, error)
+	logins   *Logins  // the HTTP servers' OAuth tokens (nil: none kept)
 }
 
 type conn struct {
@@ -132,9 +131,29 @@ func (s *Servers) SetRoot(dir string) {
 	}
 }
 
-// SetAuth sets how an HTTP server's OAuth handler is made.
-func (s *Servers) SetAuth(f func(name string, cfg config.MCPConfig) (auth.OAuthHandler, error)) {
-	s.auth = f
+// SetLogins sets the folder of the HTTP servers' OAuth tokens.
+func (s *Servers) SetLogins(dir string) { s.logins = &Logins{Dir: dir} }
+
+// LoginState says whether chat holds a login for the server ("-" for a
+// server that does not log in).
+func (s *Servers) LoginState(name string) string {
+	if s.logins == nil {
+		return "-"
+	}
+	return s.logins.State(name, s.conf[name])
+}
+
+// httpTransport is the streamable HTTP transport of a configured server:
+// its headers sent to its origin only, no redirect elsewhere, the OAuth
+// handler if any.
+func (s *Servers) httpTransport(cfg config.MCPConfig, handler auth.OAuthHandler) *mcp.StreamableClientTransport {
+	headers := map[string]string{}
+	for k, v := range cfg.Headers {
+		headers[k] = os.Expand(v, s.getenv)
+	}
+	u, _ := url.Parse(cfg.URL)
+	return &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1, OAuthHandler: handler,
+		HTTPClient: &http.Client{Transport: headerTransport{headers: headers, origin: origin(u)}, CheckRedirect: sameOrigin(u)}}
 }
 
 // Names are the configured servers, sorted.
@@ -239,22 +258,14 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		detach(cmd)
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	default:
-		headers := map[string]string{}
-		for k, v := range cfg.Headers {
-			headers[k] = os.Expand(v, s.getenv)
-		}
-		u, err := url.Parse(cfg.URL)
-		if err != nil {
+		if _, err := url.Parse(cfg.URL); err != nil {
 			return nil, err
 		}
-		t := &mcp.StreamableClientTransport{Endpoint: cfg.URL, MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: headerTransport{headers: headers, origin: origin(u)}, CheckRedirect: sameOrigin(u)}}
-		if s.auth != nil {
-			if t.OAuthHandler, err = s.auth(name, cfg); err != nil {
-				return nil, err
-			}
+		var handler auth.OAuthHandler
+		if s.logins != nil {
+			handler = &stored{name: name, url: cfg.URL, logins: *s.logins, client: &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirects}}
 		}
-		transport = t
+		transport = s.httpTransport(cfg, handler)
 	}
 	session, err := s.client.Connect(ctx, transport, nil)
 	if err != nil {
