@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool/mcpclient"
 )
@@ -43,8 +44,19 @@ func OpenMCP(cfg config.Config, env Env) *MCP { return &MCP{newServers(cfg, env)
 
 // newServers are the configured servers as every run makes them.
 func newServers(cfg config.Config, env Env) *mcpclient.Servers {
-	return mcpclient.New(cfg.MCP, env.Getenv, env.Workdir)
+	s := mcpclient.New(cfg.MCP, env.Getenv, env.Workdir)
+	s.SetLogins(xdg.State.Chat(env.Getenv, "mcp-auth"))
+	return s
 }
+
+// Login runs an HTTP server's OAuth login in the browser and keeps its
+// tokens; Logout forgets them; LoginState says which holds.
+func (m *MCP) Login(ctx context.Context, name string, say func(string), open func(string) error) error {
+	return m.servers.Login(ctx, name, mcpclient.LoginUI{Say: say, Open: open})
+}
+
+func (m *MCP) Logout(name string) (bool, error) { return m.servers.Logout(name) }
+func (m *MCP) LoginState(name string) string    { return m.servers.LoginState(name) }
 
 // Close stops the servers.
 func (m *MCP) Close() error { return m.servers.Close() }
@@ -54,7 +66,8 @@ func (m *MCP) Close() error { return m.servers.Close() }
 func (m *MCP) States() []MCPState {
 	var out []MCPState
 	for _, st := range m.servers.States() {
-		out = append(out, MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources})
+		out = append(out, MCPState{Name: st.Name, Transport: st.Transport, Status: st.Status, Tools: st.Tools, Prompts: st.Prompts, Resources: st.Resources,
+			Login: m.servers.LoginState(st.Name)})
 	}
 	return out
 }

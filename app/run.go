@@ -345,6 +345,7 @@ type MCPState struct {
 	Tools                   []string
 	Prompts                 []MCPPrompt
 	Resources               []MCPResource
+	Login                   string // an HTTP server's OAuth login ("-": none to have)
 }
 
 // MCPStates lists the MCP servers (nil without any).

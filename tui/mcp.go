@@ -239,7 +239,11 @@ func (m *Model) mcpListing(servers []MCPState) string {
 	b.WriteString("MCP servers (the model connects one with mcp_connect when it needs it; /SERVER:PROMPT runs a prompt, @SERVER:URI attaches a resource):")
 	w := max(m.width-16, 10)
 	for _, s := range servers {
-		b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(s.Status), max(m.width/2, 20)), truncateWidth(visibleLine(s.Transport), max(m.width/3, 16))))
+		status := s.Status
+		if s.Login != "" && s.Login != "-" {
+			status += " · " + s.Login
+		}
+		b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(status), max(m.width/2, 20)), truncateWidth(visibleLine(s.Transport), max(m.width/3, 16))))
 		indent := "\n  " + strings.Repeat(" ", 12) + " "
 		if len(s.Tools) > 0 {
 			b.WriteString(indent + m.st.dim.Render(truncateWidth(visibleLine("tools: "+strings.Join(s.Tools, ", ")), w)))

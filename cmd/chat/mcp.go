@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +60,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 			}
 			names := slices.Sorted(maps.Keys(cfg.MCP))
 			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tSTATE\tTOOLS\tPROMPTS\tRESOURCES\tALLOWED")
+			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tSTATE\tTOOLS\tPROMPTS\tRESOURCES\tLOGIN\tALLOWED")
 			for _, n := range names {
 				m := cfg.MCP[n]
 				connects := "when asked"
@@ -66,12 +68,14 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 					connects = "at start"
 				}
 				st, ok := states[n]
-				state, tools, prompts, resources := "not checked", "-", "-", "-"
+				state, tools, prompts, resources, login := "not checked", "-", "-", "-", "-"
 				if ok {
-					state = clip.FirstLine(st.Status)
-					tools, prompts, resources = strconv.Itoa(len(st.Tools)), strconv.Itoa(len(st.Prompts)), strconv.Itoa(len(st.Resources))
+					state, login = clip.FirstLine(st.Status), st.Login
+					if st.Status == "connected" {
+						tools, prompts, resources = strconv.Itoa(len(st.Tools)), strconv.Itoa(len(st.Prompts)), strconv.Itoa(len(st.Resources))
+					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, m.Transport(), connects, state, tools, prompts, resources, strings.Join(m.Allow, ","))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, m.Transport(), connects, state, tools, prompts, resources, login, strings.Join(m.Allow, ","))
 			}
 			return tw.Flush()
 		},
@@ -156,8 +160,64 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 			return nil
 		},
 	}
-	cmd.AddCommand(list, prompts, resources, addCmd, rm)
+	login := &cobra.Command{
+		Use: "login NAME", Short: "Log in to an HTTP server that requires OAuth (opens the browser; the tokens are kept 0600 under chat's state folder)", Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			cfg, err := loadConfigFile(d, o, config.Flags{})
+			if err != nil {
+				return err
+			}
+			m, err := openMCP(d, cfg)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			say := func(s string) { fmt.Fprintln(d.stderr, s) }
+			if err := m.Login(c.Context(), args[0], say, func(u string) error { return openBrowser(d, u) }); err != nil {
+				return err
+			}
+			fmt.Fprintf(d.stdout, "logged in to %s\n", args[0])
+			return nil
+		},
+	}
+	logout := &cobra.Command{
+		Use: "logout NAME", Short: "Forget the tokens of a server's OAuth login", Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			cfg, err := loadConfigFile(d, o, config.Flags{})
+			if err != nil {
+				return err
+			}
+			m, err := openMCP(d, cfg)
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			had, err := m.Logout(args[0])
+			switch {
+			case err != nil:
+				return err
+			case had:
+				fmt.Fprintf(d.stdout, "logged out of %s (its tokens are gone)\n", args[0])
+			default:
+				fmt.Fprintf(d.stdout, "chat held no login for %s\n", args[0])
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(list, prompts, resources, login, logout, addCmd, rm)
 	return cmd
+}
+
+// openBrowser opens u with $BROWSER, else the desktop's opener.
+func openBrowser(d deps, u string) error {
+	if b := d.getenv("BROWSER"); b != "" {
+		return exec.Command(b, u).Start()
+	}
+	opener := "xdg-open"
+	if runtime.GOOS == "darwin" {
+		opener = "open"
+	}
+	return exec.Command(opener, u).Start()
 }
 
 // openMCP makes the configured servers as a run would.

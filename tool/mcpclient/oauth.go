@@ -180,9 +180,9 @@ type keeping struct {
 	name   string
 	logins Logins
 	lg     *login
-	src  oauth2.TokenSource
-	mu   sync.Mutex
-	last string
+	src    oauth2.TokenSource
+	mu     sync.Mutex
+	last   string
 }
 
 func (k *keeping) Token() (*oauth2.Token, error) {
@@ -205,6 +205,17 @@ func (k *keeping) Token() (*oauth2.Token, error) {
 		_ = k.logins.save(k.name, &lg)
 	}
 	return tok, nil
+}
+
+// Logout forgets a server's tokens; false when chat held none.
+func (s *Servers) Logout(name string) (bool, error) {
+	if _, ok := s.conf[name]; !ok {
+		return false, fmt.Errorf("no MCP server named %q; there are: %s", name, strings.Join(s.Names(), ", "))
+	}
+	if s.logins == nil {
+		return false, nil
+	}
+	return s.logins.Logout(name)
 }
 
 // LoginUI is how a login reaches the person: Say prints (the URL among
