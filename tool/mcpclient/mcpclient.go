@@ -301,9 +301,59 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 			schema = json.RawMessage(`{"type":"object"}`)
 		}
 		c.tools = append(c.tools, &serverTool{name: uniqueName(c.tools, wireName(name, t.Name)), server: name, remote: t.Name,
-			description: t.Description, schema: schema, conn: c, allowed: allow[t.Name], timeout: timeout})
+			description: t.Description, schema: schema, servers: s, allowed: allow[t.Name], timeout: timeout})
 	}
+	go s.watch(name, c)
 	return c, nil
+}
+
+// watch forgets a connection that ended (the server exited, or the SDK
+// closed it on a message it would not read): the next use reconnects.
+func (s *Servers) watch(name string, c *conn) {
+	_ = c.session.Wait()
+	s.forget(name, c)
+}
+
+func (s *Servers) forget(name string, c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.conns[name] == c && !s.closed {
+		delete(s.conns, name)
+		s.failed[name] = errors.New("the connection ended; chat connects again when it is next used")
+	}
+}
+
+// reading asks a server something that changes nothing (a prompt, a
+// resource): on a connection that turns out closed it connects again
+// and asks once more.
+func reading[T any](ctx context.Context, s *Servers, name string, ask func(*mcp.ClientSession) (T, error)) (T, error) {
+	c, err := s.live(ctx, name)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	v, err := ask(c.session)
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		s.forget(name, c)
+		if c, err = s.live(ctx, name); err != nil {
+			return v, err
+		}
+		v, err = ask(c.session)
+	}
+	return v, err
+}
+
+// live is the server's connection, made again if it ended.
+func (s *Servers) live(ctx context.Context, name string) (*conn, error) {
+	if _, err := s.Connect(ctx, name); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.conns[name]; c != nil {
+		return c, nil
+	}
+	return nil, fmt.Errorf("the MCP server %s is not connected", name)
 }
 
 // uniqueName is name, or name with a suffix when an earlier tool of the

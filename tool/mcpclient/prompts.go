@@ -143,22 +143,25 @@ func (p Prompt) Missing(args map[string]string) []PromptArg {
 // GetPrompt connects the server if need be, checks the arguments and
 // asks the server for the prompt's messages.
 func (s *Servers) GetPrompt(ctx context.Context, server, name string, args map[string]string) (Expanded, error) {
-	if _, err := s.Connect(ctx, server); err != nil {
+	c, err := s.live(ctx, server)
+	if err != nil {
 		return Expanded{}, err
 	}
-	p, ok := s.Prompt(server, name)
-	if !ok {
+	s.mu.Lock()
+	prompts := c.prompts
+	s.mu.Unlock()
+	i := slices.IndexFunc(prompts, func(p Prompt) bool { return p.Name == name })
+	if i < 0 {
 		var names []string
-		for _, p := range s.Prompts() {
-			if p.Server == server {
-				names = append(names, p.Name)
-			}
+		for _, p := range prompts {
+			names = append(names, p.Name)
 		}
 		if len(names) == 0 {
 			return Expanded{}, fmt.Errorf("the MCP server %s offers no prompts", server)
 		}
 		return Expanded{}, fmt.Errorf("the MCP server %s has no prompt %q; it has: %s", server, name, strings.Join(names, ", "))
 	}
+	p := prompts[i]
 	if missing := p.Missing(args); len(missing) > 0 {
 		var names []string
 		for _, a := range missing {
@@ -171,11 +174,9 @@ func (s *Servers) GetPrompt(ctx context.Context, server, name string, args map[s
 			return Expanded{}, fmt.Errorf("%s takes no argument %q (it takes: %s)", p.Command(), k, argNames(p.Args))
 		}
 	}
-	cs := s.session(server)
-	if cs == nil {
-		return Expanded{}, fmt.Errorf("the MCP server %s is not connected", server)
-	}
-	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+	res, err := reading(ctx, s, server, func(cs *mcp.ClientSession) (*mcp.GetPromptResult, error) {
+		return cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+	})
 	if err != nil {
 		return Expanded{}, fmt.Errorf("%s: %w", p.Command(), err)
 	}

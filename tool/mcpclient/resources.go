@@ -129,11 +129,13 @@ func (s *Servers) ReadResource(ctx context.Context, server, uri string) (session
 	if !s.offers(server, uri) {
 		return session.FilePart{}, fmt.Errorf("@%s:%s is not a resource the MCP server %s lists or a URI its templates make (/mcp lists them)", server, uri, server)
 	}
-	cs := s.session(server)
-	if cs == nil {
-		return session.FilePart{}, fmt.Errorf("the MCP server %s is not connected", server)
+	res, err := reading(ctx, s, server, func(cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+		return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	})
+	if err != nil && strings.Contains(err.Error(), "exceeded the configured maximum") {
+		// The SDK stops reading a message past its frame limit.
+		return session.FilePart{}, fmt.Errorf("@%s:%s is larger than an MCP message may be; nothing was attached", server, uri)
 	}
-	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
 		return session.FilePart{}, fmt.Errorf("reading @%s:%s: %w", server, uri, err)
 	}

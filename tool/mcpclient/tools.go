@@ -21,7 +21,7 @@ type serverTool struct {
 	name                        string
 	server, remote, description string
 	schema                      json.RawMessage
-	conn                        *conn
+	servers                     *Servers
 	allowed                     bool // [mcp.NAME] allow lists it
 	timeout                     time.Duration
 }
@@ -79,8 +79,12 @@ func (t *serverTool) Review(_ context.Context, raw json.RawMessage) (tool.Review
 }
 
 func (t *serverTool) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	defer t.conn.track(&ctx)()
-	res, err := t.conn.session.CallTool(ctx, &mcp.CallToolParams{Name: t.remote, Arguments: raw})
+	c, err := t.servers.live(ctx, t.server)
+	if err != nil {
+		return "", err
+	}
+	defer c.track(&ctx)()
+	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: t.remote, Arguments: raw})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
