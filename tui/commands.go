@@ -556,6 +556,9 @@ func (m *Model) helpBlock() string {
 	b.WriteString("esc or ctrl+c cancels a turn · ctrl+c clears the input · ctrl+c twice or ctrl+d quits · ctrl+o shows thinking and tool output\n")
 	b.WriteString("esc esc on an empty input edits your last message · @ mentions a file (tab completes) · ! at the start runs your own shell command\n")
 	b.WriteString("shift+tab turns plan mode on or off (/plan, /go)\n")
+	if m.app.MCP() != nil {
+		b.WriteString("MCP: /SERVER:PROMPT key=value runs a server's prompt · @SERVER:URI attaches its resource · tab moves to a server's question\n")
+	}
 	for _, c := range commands {
 		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s", c.name, c.args, c.help))
 	}
