@@ -39,13 +39,9 @@ func (r *Run) promptCommands() []Command {
 	}
 	var out []Command
 	for _, p := range m.Prompts() {
-		var hint []string
-		for _, a := range p.Args {
-			hint = append(hint, a.Name+"=…")
-		}
 		line := p.Command()
 		out = append(out, Command{Name: strings.TrimPrefix(line, "/"), Description: cmp.Or(p.Description, p.Title, "a prompt of the MCP server "+p.Server),
-			Hint: strings.Join(hint, " "),
+			Hint: p.Usage(),
 			Run: func(_ context.Context, args string) (CommandResult, error) {
 				return CommandResult{Prompt: strings.TrimSpace(line + " " + args)}, nil
 			}})

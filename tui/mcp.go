@@ -122,15 +122,7 @@ func (m *Model) mcpCommands() []command {
 	}
 	var out []command
 	for _, p := range mc.Prompts() {
-		var args []string
-		for _, a := range p.Args {
-			if a.Required {
-				args = append(args, a.Name+"=…")
-			} else {
-				args = append(args, "["+a.Name+"=…]")
-			}
-		}
-		out = append(out, command{name: visibleLine(p.Command()), args: visibleLine(strings.Join(args, " ")),
+		out = append(out, command{name: visibleLine(p.Command()), args: visibleLine(p.Usage()),
 			help: visibleLine(firstNonEmpty(p.Description, p.Title, "a prompt of "+p.Server)), idleOnly: true})
 	}
 	for _, n := range mc.Names() {

@@ -88,15 +88,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 				tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "COMMAND\tARGUMENTS\tDESCRIPTION")
 				for _, p := range m.Prompts() {
-					var as []string
-					for _, a := range p.Args {
-						if a.Required {
-							as = append(as, a.Name+"=…")
-						} else {
-							as = append(as, "["+a.Name+"=…]")
-						}
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Command(), strings.Join(as, " "), clip.FirstLine(cmp.Or(p.Description, p.Title)))
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Command(), p.Usage(), clip.FirstLine(cmp.Or(p.Description, p.Title)))
 				}
 				tw.Flush()
 			})
@@ -163,11 +155,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 	login := &cobra.Command{
 		Use: "login NAME", Short: "Log in to an HTTP server that requires OAuth (opens the browser; the tokens are kept 0600 under chat's state folder)", Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			cfg, err := loadConfigFile(d, o, config.Flags{})
-			if err != nil {
-				return err
-			}
-			m, err := openMCP(d, cfg)
+			m, err := openConfiguredMCP(d, o)
 			if err != nil {
 				return err
 			}
@@ -183,11 +171,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 	logout := &cobra.Command{
 		Use: "logout NAME", Short: "Forget the tokens of a server's OAuth login", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			cfg, err := loadConfigFile(d, o, config.Flags{})
-			if err != nil {
-				return err
-			}
-			m, err := openMCP(d, cfg)
+			m, err := openConfiguredMCP(d, o)
 			if err != nil {
 				return err
 			}
@@ -238,13 +222,18 @@ func connectAll(ctx context.Context, m *app.MCP) {
 	wg.Wait()
 }
 
-// withServer connects the named server and hands it to show.
-func withServer(ctx context.Context, d deps, o *rootOptions, name string, show func(*app.MCP)) error {
+// openConfiguredMCP makes the servers of the config file.
+func openConfiguredMCP(d deps, o *rootOptions) (*app.MCP, error) {
 	cfg, err := loadConfigFile(d, o, config.Flags{})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	m, err := openMCP(d, cfg)
+	return openMCP(d, cfg)
+}
+
+// withServer connects the named server and hands it to show.
+func withServer(ctx context.Context, d deps, o *rootOptions, name string, show func(*app.MCP)) error {
+	m, err := openConfiguredMCP(d, o)
 	if err != nil {
 		return err
 	}

@@ -1,78 +1,30 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/acp-go-sdk"
 
+	"github.com/chatrepl/chat/internal/mcptest"
 	"github.com/chatrepl/chat/internal/oaitest"
 )
 
 // The reference MCP server (@modelcontextprotocol/server-everything, from
 // npm into testdata/mcp by make test): no one here wrote it.
 
-func everythingJS(t *testing.T) string {
-	t.Helper()
-	js, _ := filepath.Abs("../../testdata/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	_, err := os.Stat(js)
-	_, nodeErr := exec.LookPath("node")
-	if err != nil || nodeErr != nil {
-		if os.Getenv("CHAT_MCP_SERVERS_INSTALLED") == "1" {
-			t.Fatalf("make installed the reference MCP servers, but: %v %v", err, nodeErr)
-		}
-		t.Skip("the reference MCP server is not installed (make test runs npm ci --prefix testdata/mcp) or node is missing")
-	}
-	return js
-}
-
 // everythingConfig is the config of the reference server over stdio, or
 // over streamable HTTP (started here) when http.
 func everythingConfig(t *testing.T, http bool, extra string) string {
 	t.Helper()
-	js := everythingJS(t)
+	js := mcptest.Everything(t)
 	if !http {
 		return fmt.Sprintf("[mcp.everything]\ncommand = \"node\"\nargs = [%q, \"stdio\"]\ndescription = \"the reference server\"\n%s", js, extra)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("node", js, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening on port") {
-				close(ready)
-				break
-			}
-		}
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the reference server never said it listens")
-	}
-	return fmt.Sprintf("[mcp.everything]\nurl = \"http://127.0.0.1:%d/mcp\"\ndescription = \"the reference server\"\n%s", port, extra)
+	return fmt.Sprintf("[mcp.everything]\nurl = %q\ndescription = \"the reference server\"\n%s", mcptest.EverythingHTTP(t, js), extra)
 }
 
 // echoModel answers with what the last message said, and on "fill the
@@ -266,7 +218,7 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 // default, so only Decline is offered).
 func TestMCPEverythingInAnEditor(t *testing.T) {
 	t.Parallel()
-	js := everythingJS(t)
+	js := mcptest.Everything(t)
 	srv := echoModel(t)
 	base := command(t, srv, "acp")
 	e := startEditor(t, base)

@@ -1,12 +1,8 @@
 package mcpclient
 
 import (
-	"bufio"
 	"context"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,61 +10,9 @@ import (
 	"time"
 
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/mcptest"
 	"github.com/chatrepl/chat/tool"
 )
-
-// everythingJS is the reference server's entry point (make test installs
-// it from npm into testdata/mcp).
-func everythingJS(t *testing.T) string {
-	t.Helper()
-	js, _ := filepath.Abs("../../testdata/mcp/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
-	_, err := os.Stat(js)
-	_, nodeErr := exec.LookPath("node")
-	if err != nil || nodeErr != nil {
-		if os.Getenv("CHAT_MCP_SERVERS_INSTALLED") == "1" {
-			t.Fatalf("make installed the reference MCP servers, but: %v %v", err, nodeErr)
-		}
-		t.Skip("the reference MCP server is not installed (make test runs npm ci --prefix testdata/mcp) or node is missing")
-	}
-	return js
-}
-
-// EverythingHTTP starts the reference server over streamable HTTP on a
-// free loopback port and returns its endpoint.
-func everythingHTTP(t *testing.T, js string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("node", js, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening on port") {
-				close(ready)
-				break
-			}
-		}
-		for sc.Scan() {
-		}
-	}()
-	select {
-	case <-ready:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the reference server never said it listens")
-	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
-}
 
 // TestEverythingServer: against the reference server (stdio and HTTP),
 // prompts with arguments expand into a message, resources and templates
@@ -77,12 +21,12 @@ func everythingHTTP(t *testing.T, js string) string {
 // and follow SetRoot, and a form is answered by the Elicitor (accept
 // with values, decline, cancel).
 func TestEverythingServer(t *testing.T) {
-	js := everythingJS(t)
+	js := mcptest.Everything(t)
 	for _, transport := range []string{"stdio", "http"} {
 		t.Run(transport, func(t *testing.T) {
 			cfg := config.MCPConfig{Command: "node", Args: []string{js, "stdio"}}
 			if transport == "http" {
-				cfg = config.MCPConfig{URL: everythingHTTP(t, js)}
+				cfg = config.MCPConfig{URL: mcptest.EverythingHTTP(t, js)}
 			}
 			cfg.Allow = []string{"get-roots-list", "trigger-elicitation-request", "gzip-file-as-resource"}
 			work := t.TempDir()

@@ -35,6 +35,20 @@ type PromptArg struct {
 // Command is how a person calls the prompt: /SERVER:NAME.
 func (p Prompt) Command() string { return "/" + p.Server + ":" + p.Name }
 
+// Usage is how its arguments are written: "city=… [state=…]" (the
+// optional ones in brackets).
+func (p Prompt) Usage() string {
+	var out []string
+	for _, a := range p.Args {
+		if a.Required {
+			out = append(out, a.Name+"=…")
+		} else {
+			out = append(out, "["+a.Name+"=…]")
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 // Expanded is what a prompt puts into the conversation: its messages as
 // the text of one user message, and the images and resources they embed
 // as its attachments.
