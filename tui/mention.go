@@ -100,7 +100,11 @@ func (m *Model) refreshMentions() tea.Cmd {
 	}
 	resources, titles := m.resourceMentions()
 	mn.titles = titles
-	mn.matches = matchFiles(append(resources, mn.files...), tok, mentionRows)
+	candidates := mn.files
+	if len(resources) > 0 { // after the files: a bare @ shows the folder first
+		candidates = slices.Concat(mn.files, resources)
+	}
+	mn.matches = matchFiles(candidates, tok, mentionRows)
 	load = tea.Batch(load, m.connectForCompletion(tok))
 	mn.sel = min(mn.sel, max(len(mn.matches)-1, 0))
 	return load
