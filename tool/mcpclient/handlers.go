@@ -8,16 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// session is the named server's connection (nil when not connected).
-func (s *Servers) session(name string) *mcp.ClientSession {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c := s.conns[name]; c != nil {
-		return c.session
-	}
-	return nil
-}
-
 // connOf finds the server a session belongs to.
 func (s *Servers) connOf(cs *mcp.ClientSession) (string, *conn) {
 	s.mu.Lock()

@@ -94,6 +94,7 @@ func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir s
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: s.elicit,
 		Capabilities: &mcp.ClientCapabilities{
+			//lint:ignore SA1019 roots are deprecated from 2026-07-28 but live for a year, and servers (the reference one too) ask for them
 			RootsV2:     &mcp.RootCapabilities{ListChanged: true},
 			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 		},
@@ -125,8 +126,10 @@ func (s *Servers) SetRoot(dir string) {
 	if old == u {
 		return
 	}
+	//lint:ignore SA1019 see RootsV2 in New
 	s.client.AddRoots(&mcp.Root{URI: u, Name: filepath.Base(dir)})
 	if old != "" {
+		//lint:ignore SA1019 see RootsV2 in New
 		s.client.RemoveRoots(old)
 	}
 }
