@@ -230,6 +230,7 @@ type extended struct {
 	adverts []agent.Advert
 	skills  []tool.Skill
 	mcp     *mcpclient.Servers // nil without [mcp.*]
+	mcpView *MCP               // the same, for the front ends
 }
 
 // extensions adds to full the tools of the extensions the configuration
@@ -263,6 +264,7 @@ func extensions(spec Spec, full *tool.Set) (extended, error) {
 	}
 	if len(cfg.MCP) > 0 {
 		ext.mcp = newServers(cfg, env)
+		ext.mcpView = &MCP{ext.mcp}
 		full.Add(&mcpclient.Connector{Servers: ext.mcp})
 		ext.adverts = append(ext.adverts, agent.Advert{Tool: mcpclient.ConnectName, Text: ext.mcp.Advertisement()})
 	}

@@ -31,12 +31,7 @@ type (
 type MCP struct{ servers *mcpclient.Servers }
 
 // MCP is the run's MCP servers (nil without any configured).
-func (r *Run) MCP() *MCP {
-	if r.ext.mcp == nil {
-		return nil
-	}
-	return &MCP{r.ext.mcp}
-}
+func (r *Run) MCP() *MCP { return r.ext.mcpView }
 
 // OpenMCP makes the configured MCP servers outside a run (chat mcp
 // list, prompts, resources); nothing starts before Connect. Close them.
@@ -86,6 +81,16 @@ func (m *MCP) Connect(ctx context.Context, name string) error {
 func (m *MCP) Prompts() []MCPPrompt     { return m.servers.Prompts() }
 func (m *MCP) Resources() []MCPResource { return m.servers.Resources() }
 
+// Declining is the Elicitor of a front end that cannot show a form: it
+// declines, and say tells the person why ("print mode cannot ask you").
+func Declining(say func(string), why string) Elicitor {
+	return func(_ context.Context, e Elicitation) (ElicitAnswer, error) {
+		msg, _, _ := strings.Cut(strings.TrimSpace(e.Message), "\n")
+		say(fmt.Sprintf("the MCP server %s asked for input (%s); %s, so it was declined", e.Server, msg, why))
+		return ElicitAnswer{Action: "decline"}, nil
+	}
+}
+
 // SetElicitor sets who answers the servers' questions (nil: declined).
 func (m *MCP) SetElicitor(e Elicitor) { m.servers.SetElicitor(e) }
 
@@ -93,18 +98,11 @@ func (m *MCP) SetElicitor(e Elicitor) { m.servers.SetElicitor(e) }
 // configured.
 func (m *MCP) IsPromptLine(line string) bool {
 	server, _, _, ok, _ := mcpclient.ParsePromptLine(line)
-	return ok && m != nil && m.servers.IsServer(server)
+	return ok && m.servers.IsServer(server)
 }
 
 // Connected says the server is connected.
-func (m *MCP) Connected(name string) bool {
-	for _, st := range m.servers.States() {
-		if st.Name == name {
-			return st.Status == "connected"
-		}
-	}
-	return false
-}
+func (m *MCP) Connected(name string) bool { return m.servers.Connected(name) }
 
 // MissingArgs connects the server of a /SERVER:NAME line and says which
 // required arguments the line does not give.

@@ -50,7 +50,7 @@ func Attach(path string) (FilePart, error) {
 		limit = MaxImageBytes
 	}
 	if st.Size() > limit {
-		return FilePart{}, fmt.Errorf("attach %s: %s is over the %s limit for this kind of file", path, size(st.Size()), size(limit))
+		return FilePart{}, fmt.Errorf("attach %s: %s is over the %s limit for this kind of file", path, SizeText(st.Size()), SizeText(limit))
 	}
 	// Read at most the limit, whatever the size said: the file may grow.
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
@@ -58,7 +58,7 @@ func Attach(path string) (FilePart, error) {
 		return FilePart{}, fmt.Errorf("attach %s: %w", path, err)
 	}
 	if int64(len(data)) > limit {
-		return FilePart{}, fmt.Errorf("attach %s: over the %s limit for this kind of file", path, size(limit))
+		return FilePart{}, fmt.Errorf("attach %s: over the %s limit for this kind of file", path, SizeText(limit))
 	}
 	sniffed := http.DetectContentType(data)
 	name := filepath.Base(path)
@@ -91,7 +91,8 @@ func Attach(path string) (FilePart, error) {
 	return FilePart{MediaType: mt, Filename: name, Data: data}, nil
 }
 
-func size(n int64) string {
+// SizeText is a size as the attachment errors say it: "3.2 MiB", "12 KiB".
+func SizeText(n int64) string {
 	if n >= 1<<20 {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,7 +125,7 @@ func (m *Model) mcpCommands() []command {
 	var out []command
 	for _, p := range mc.Prompts() {
 		out = append(out, command{name: visibleLine(p.Command()), args: visibleLine(p.Usage()),
-			help: visibleLine(firstNonEmpty(p.Description, p.Title, "a prompt of "+p.Server)), idleOnly: true})
+			help: visibleLine(cmp.Or(p.Description, p.Title, "a prompt of "+p.Server)), idleOnly: true})
 	}
 	for _, n := range mc.Names() {
 		if !mc.Connected(n) {
@@ -131,15 +133,6 @@ func (m *Model) mcpCommands() []command {
 		}
 	}
 	return out
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // connectForCompletion connects the server a /SERVER: or @SERVER: being
@@ -150,7 +143,7 @@ func (m *Model) connectForCompletion(prefix string) tea.Cmd {
 		return nil
 	}
 	name, _, ok := strings.Cut(prefix, ":")
-	if !ok || mc.Connected(name) || m.mcpConnecting[name] || !contains(mc.Names(), name) {
+	if !ok || mc.Connected(name) || m.mcpConnecting[name] || !slices.Contains(mc.Names(), name) {
 		return nil
 	}
 	if m.mcpConnecting == nil {
@@ -163,15 +156,6 @@ func (m *Model) connectForCompletion(prefix string) tea.Cmd {
 		defer cancel()
 		return mcpConnectedMsg{name: name, err: mc.Connect(ctx, name)}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (m *Model) onMCPConnected(msg mcpConnectedMsg) tea.Cmd {

@@ -14,7 +14,6 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
-	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm/pricing"
 	"github.com/chatrepl/chat/session"
@@ -182,10 +181,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if m := run.MCP(); m != nil {
 		// Nobody is there to fill in a server's form: it is declined,
 		// and said.
-		m.SetElicitor(func(_ context.Context, e app.Elicitation) (app.ElicitAnswer, error) {
-			fmt.Fprintf(d.stderr, "chat: the MCP server %s asked for input (%s); print mode cannot ask you, so it was declined\n", e.Server, clip.FirstLine(e.Message))
-			return app.ElicitAnswer{Action: "decline"}, nil
-		})
+		m.SetElicitor(app.Declining(func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) }, "print mode cannot ask you"))
 	}
 	if prompt, files, err = run.ExpandInput(ctx, prompt, files); err != nil {
 		return err

@@ -12,7 +12,6 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/control"
-	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/web"
@@ -102,10 +101,7 @@ func runServe(ctx context.Context, d deps, o *rootOptions, so *serveOptions, cfg
 	if m := run.MCP(); m != nil {
 		// The page has no form yet: a server's question is declined, and
 		// the page says so.
-		m.SetElicitor(func(_ context.Context, e app.Elicitation) (app.ElicitAnswer, error) {
-			ls.Emit(listener.Notice{Text: "⚠ the MCP server " + e.Server + " asked for input (" + clip.FirstLine(e.Message) + "); the page cannot show its form yet, so it was declined (the REPL's /serve can)"})
-			return app.ElicitAnswer{Action: "decline"}, nil
-		})
+		m.SetElicitor(app.Declining(func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }, "the page cannot show its form yet (the REPL's /serve can)"))
 	}
 	srv, err := web.New(ctx, web.Options{Run: run, Stream: stream, Approvals: approvals, Listener: ln})
 	if err != nil {

@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,7 +43,7 @@ type Field struct {
 type Choice struct{ Value, Title string }
 
 // Label is the field's title, else its name.
-func (f Field) Label() string { return cmpOr(f.Title, f.Name) }
+func (f Field) Label() string { return cmp.Or(f.Title, f.Name) }
 
 // Answer is the person's answer: accept (with the fields as typed),
 // decline, or cancel.

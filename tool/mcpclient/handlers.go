@@ -8,6 +8,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// Connected says the server is connected now.
+func (s *Servers) Connected(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns[name] != nil
+}
+
 // connOf finds the server a session belongs to.
 func (s *Servers) connOf(cs *mcp.ClientSession) (string, *conn) {
 	s.mu.Lock()
@@ -20,25 +27,30 @@ func (s *Servers) connOf(cs *mcp.ClientSession) (string, *conn) {
 	return "", nil
 }
 
-// relist asks a server its prompts and resources again after it said
-// they changed.
-func (s *Servers) relist(cs *mcp.ClientSession) {
+// relistPrompts and relistResources ask a server the list it said
+// changed.
+func (s *Servers) relistPrompts(cs *mcp.ClientSession) {
+	relist(s, cs, listPrompts, func(c *conn, ps []Prompt) { c.prompts = ps })
+}
+
+func (s *Servers) relistResources(cs *mcp.ClientSession) {
+	relist(s, cs, listResources, func(c *conn, rs []Resource) { c.resources = rs })
+}
+
+func relist[T any](s *Servers, cs *mcp.ClientSession, list func(context.Context, string, *mcp.ClientSession) ([]T, error), keep func(*conn, []T)) {
 	name, c := s.connOf(cs)
 	if c == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(s.stopping, connectTimeout)
 	defer cancel()
-	prompts, perr := listPrompts(ctx, name, cs)
-	resources, rerr := listResources(ctx, name, cs)
+	items, err := list(ctx, name, cs)
+	if err != nil {
+		return // the old list stays
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if perr == nil {
-		c.prompts = prompts
-	}
-	if rerr == nil {
-		c.resources = resources
-	}
+	keep(c, items)
 }
 
 // track records a call in flight until the returned func runs.

@@ -98,8 +98,8 @@ func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir s
 			RootsV2:     &mcp.RootCapabilities{ListChanged: true},
 			Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}},
 		},
-		PromptListChangedHandler:   func(_ context.Context, r *mcp.PromptListChangedRequest) { s.relist(r.Session) },
-		ResourceListChangedHandler: func(_ context.Context, r *mcp.ResourceListChangedRequest) { s.relist(r.Session) },
+		PromptListChangedHandler:   func(_ context.Context, r *mcp.PromptListChangedRequest) { s.relistPrompts(r.Session) },
+		ResourceListChangedHandler: func(_ context.Context, r *mcp.ResourceListChangedRequest) { s.relistResources(r.Session) },
 	})
 	s.SetRoot(workdir)
 	return s

@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -192,7 +193,7 @@ func (k *keeping) Token() (*oauth2.Token, error) {
 		var re *oauth2.RetrieveError
 		why := err.Error()
 		if errors.As(err, &re) {
-			why = cmpOr(re.ErrorCode, re.Response.Status)
+			why = cmp.Or(re.ErrorCode, re.Response.Status)
 		}
 		return nil, fmt.Errorf("renewing the login to the MCP server %s failed (%s): chat mcp login %s", k.name, why, k.name)
 	}

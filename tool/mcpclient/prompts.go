@@ -177,11 +177,7 @@ func (s *Servers) GetPrompt(ctx context.Context, server, name string, args map[s
 	}
 	p := prompts[i]
 	if missing := p.Missing(args); len(missing) > 0 {
-		var names []string
-		for _, a := range missing {
-			names = append(names, a.Name)
-		}
-		return Expanded{}, fmt.Errorf("%s needs %s (as key=value)", p.Command(), strings.Join(names, ", "))
+		return Expanded{}, fmt.Errorf("%s needs %s (as key=value)", p.Command(), argNames(missing))
 	}
 	for k := range args {
 		if !slices.ContainsFunc(p.Args, func(a PromptArg) bool { return a.Name == k }) {
@@ -249,9 +245,6 @@ func expand(command string, msgs []*mcp.PromptMessage) (Expanded, error) {
 		}
 		texts = append(texts, text)
 		size += len(text)
-		if size > maxPromptBytes {
-			return Expanded{}, fmt.Errorf("%s returned over %d MiB; chat takes at most that from a prompt (nothing was sent)", command, maxPromptBytes>>20)
-		}
 	}
 	if size > maxPromptBytes {
 		return Expanded{}, fmt.Errorf("%s returned over %d MiB; chat takes at most that from a prompt (nothing was sent)", command, maxPromptBytes>>20)

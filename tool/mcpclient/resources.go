@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -28,14 +29,7 @@ type Resource struct {
 func (r Resource) Mention() string { return "@" + r.Server + ":" + r.URI }
 
 // Label is its title, else its name.
-func (r Resource) Label() string { return cmpOr(r.Title, r.Name) }
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
+func (r Resource) Label() string { return cmp.Or(r.Title, r.Name) }
 
 // Resources are the resources and templates of the connected servers.
 func (s *Servers) Resources() []Resource {
@@ -117,14 +111,14 @@ func (s *Servers) Mentions(text string) [][2]string {
 // match one of its templates: what a person typed is never sent as an
 // arbitrary read.
 func (s *Servers) ReadResource(ctx context.Context, server, uri string) (session.FilePart, error) {
-	if _, err := s.Connect(ctx, server); err != nil {
-		return session.FilePart{}, err
-	}
 	if strings.IndexFunc(uri, func(r rune) bool { return unicode.IsControl(r) || unicode.IsSpace(r) }) >= 0 || !utf8.ValidString(uri) {
 		return session.FilePart{}, fmt.Errorf("@%s:%q is not a URI (it holds spaces or control characters)", server, uri)
 	}
 	if strings.Contains(uri, "{") {
 		return session.FilePart{}, fmt.Errorf("@%s:%s is a template: put values in place of its {…}", server, uri)
+	}
+	if _, err := s.Connect(ctx, server); err != nil {
+		return session.FilePart{}, err
 	}
 	if !s.offers(server, uri) {
 		return session.FilePart{}, fmt.Errorf("@%s:%s is not a resource the MCP server %s lists or a URI its templates make (/mcp lists them)", server, uri, server)
@@ -191,25 +185,18 @@ func resourcePart(c *mcp.ResourceContents) (session.FilePart, error) {
 			if utf8.Valid(c.Blob) && !slices.Contains(c.Blob, 0) {
 				return resourcePart(&mcp.ResourceContents{URI: c.URI, MIMEType: "text/plain", Text: string(c.Blob)})
 			}
-			return session.FilePart{}, fmt.Errorf("binary contents (%s); only images and text can be attached", cmpOr(c.MIMEType, "no type given"))
+			return session.FilePart{}, fmt.Errorf("binary contents (%s); only images and text can be attached", cmp.Or(c.MIMEType, "no type given"))
 		case len(c.Blob) > session.MaxImageBytes:
-			return session.FilePart{}, fmt.Errorf("an image of %s, over the %s limit", humanSize(len(c.Blob)), humanSize(session.MaxImageBytes))
+			return session.FilePart{}, fmt.Errorf("an image of %s, over the %s limit", session.SizeText(int64(len(c.Blob))), session.SizeText(session.MaxImageBytes))
 		}
 		return session.FilePart{MediaType: mt, Filename: c.URI, Data: c.Blob}, nil
 	}
 	if len(c.Text) > session.MaxTextBytes {
-		return session.FilePart{}, fmt.Errorf("%s of text, over the %s limit for an attachment", humanSize(len(c.Text)), humanSize(session.MaxTextBytes))
+		return session.FilePart{}, fmt.Errorf("%s of text, over the %s limit for an attachment", session.SizeText(int64(len(c.Text))), session.SizeText(session.MaxTextBytes))
 	}
 	mt := "text/plain"
 	if strings.HasPrefix(c.MIMEType, "text/") {
 		mt = c.MIMEType
 	}
 	return session.FilePart{MediaType: mt, Filename: c.URI, Data: []byte(c.Text)}, nil
-}
-
-func humanSize(n int) string {
-	if n >= 1<<20 {
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", n>>10)
 }
