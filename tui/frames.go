@@ -1,6 +1,10 @@
 package tui
 
-import "time"
+import (
+	"slices"
+	"strings"
+	"time"
+)
 
 // The renderer makes room for printed lines by scrolling the screen from
 // the bottom of the frame it drew last, then moving the cursor up over
@@ -52,4 +56,48 @@ func (f *frameHeights) tallest(now time.Time) int {
 		}
 	}
 	return most
+}
+
+// frameCache keeps the last frame's building steps: while a burst of keys
+// gathers, or the cursor blinks, the parts of the frame are the same
+// strings as before, and joining, cutting and counting them again cost as
+// much as the frame is long (an input of 2,000 characters is ten rows).
+type frameCache struct {
+	parts  []string
+	joined string
+	tail   struct {
+		content string
+		rows    int
+		out     string
+	}
+	count struct {
+		s string
+		n int
+	}
+}
+
+// join is strings.Join(parts, "\n"), the last result when the parts are
+// the same.
+func (c *frameCache) join(parts []string) string {
+	if c.parts == nil || !slices.Equal(parts, c.parts) {
+		c.parts = append(c.parts[:0], parts...)
+		c.joined = strings.Join(parts, "\n")
+	}
+	return c.joined
+}
+
+// lastLines is lastLinesOf(content, rows), remembered.
+func (c *frameCache) lastLines(content string, rows int) string {
+	if t := &c.tail; t.content != content || t.rows != rows || t.out == "" {
+		t.content, t.rows, t.out = content, rows, lastLinesOf(content, rows)
+	}
+	return c.tail.out
+}
+
+// lines is lineCount(s), remembered.
+func (c *frameCache) lines(s string) int {
+	if c.count.s != s || c.count.n == 0 {
+		c.count.s, c.count.n = s, lineCount(s)
+	}
+	return c.count.n
 }

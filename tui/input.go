@@ -50,9 +50,11 @@ type input struct {
 	rev, drawnRev, drawnWidth int
 	drawn                     string
 	// The text is kept too: the status bar, the completions and the
-	// mentions read it at every key.
+	// mentions read it at every key. Gathered keys are appended to it
+	// (a Builder never changes what it handed out), so a key costs the
+	// same however long the text is.
 	valueRev, valuePending int
-	valueText              string
+	valueText              strings.Builder
 }
 
 // typedMsg comes back after a typed key: what gathered since goes in.
@@ -60,6 +62,13 @@ type typedMsg struct{}
 
 // typedWait is how long keys gather after one that was inserted at once.
 const typedWait = 40 * time.Millisecond
+
+// longInput is the length (in characters) from which a typed key at the
+// end waits frameWait to go in with the keys that follow it.
+const (
+	longInput = 400
+	frameWait = 16 * time.Millisecond
+)
 
 func newInput(historyPath string) input {
 	ta := textarea.New()
@@ -112,6 +121,15 @@ func (in *input) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		in.atEnd = in.cursorAtEnd()
+		if in.atEnd && in.ta.Length() >= longInput {
+			// Each put-in of a long text costs a re-wrap of it (~1 ms at
+			// 2,000 characters): even the first key waits a frame, so a
+			// burst goes in once.
+			in.typing = true
+			in.firstGathered, in.lastGathered = time.Now(), time.Now()
+			in.pending.WriteString(k.Text)
+			return tea.Tick(frameWait, func(time.Time) tea.Msg { return typedMsg{} })
+		}
 		in.rev++
 		var cmd tea.Cmd
 		in.ta, cmd = in.ta.Update(msg)
@@ -127,6 +145,11 @@ func (in *input) update(msg tea.Msg) tea.Cmd {
 	in.rev++
 	var cmd tea.Cmd
 	in.ta, cmd = in.ta.Update(msg)
+	if in.typing {
+		// A key that moved the cursor (Home, ←) within a burst: what is
+		// typed next goes where the cursor is now, not to the end.
+		in.atEnd = in.cursorAtEnd()
+	}
 	return cmd
 }
 
@@ -174,14 +197,16 @@ const (
 
 // value is the text, with keys still gathered (they are at its end).
 func (in *input) value() string {
-	if in.valueRev != in.rev {
-		in.valueText, in.valueRev, in.valuePending = in.ta.Value(), in.rev, 0
+	if p := in.pending.String(); in.valueRev != in.rev || len(p) < in.valuePending {
+		in.valueText = strings.Builder{}
+		in.valueText.WriteString(in.ta.Value())
+		in.valueText.WriteString(p)
+		in.valueRev, in.valuePending = in.rev, len(p)
+	} else if len(p) > in.valuePending {
+		in.valueText.WriteString(p[in.valuePending:])
+		in.valuePending = len(p)
 	}
-	if n := in.pending.Len(); n != in.valuePending {
-		in.valueText = in.valueText[:len(in.valueText)-in.valuePending] + in.pending.String()
-		in.valuePending = n
-	}
-	return in.valueText
+	return in.valueText.String()
 }
 
 func (in *input) empty() bool { return in.value() == "" }

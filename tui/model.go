@@ -234,10 +234,11 @@ type Model struct {
 	// queuedEdit: the input holds a queued message taken out with ↑, which
 	// ctrl+x deletes.
 	queuedEdit bool
-	frames     frameHeights
+	frames     frameHeights // the heights of the recent views, for printing
+	frame      frameCache
 	// cutOff: the last answer ended at finish_reason "length"; said at
 	// its Usage.
-	cutOff   bool // the heights of the recent views, for printing
+	cutOff   bool
 	printing bool
 	// Fullscreen keeps the printed blocks for its viewport.
 	scroll fullscreen
@@ -330,14 +331,14 @@ func (m *Model) belowApproval() string {
 		parts = append(parts, l)
 	}
 	parts = append(parts, m.statusView())
-	return strings.Join(parts, "\n")
+	return m.frame.join(parts)
 }
 
 // View draws the live region: the streaming turn, the pending list, the
 // input and the status bar (in fullscreen, the transcript above them).
 func (m *Model) View() tea.View {
 	content := m.liveRegion()
-	m.frames.add(m.now(), lineCount(content))
+	m.frames.add(m.now(), m.frame.lines(content))
 	if m.opts.Fullscreen {
 		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
 	}
@@ -374,7 +375,7 @@ func (m *Model) liveRegion() string {
 		}
 	}
 	if m.height > 0 && !m.opts.Fullscreen {
-		content = lastLinesOf(content, rows)
+		content = m.frame.lastLines(content, rows)
 	}
 	return content
 }
