@@ -117,13 +117,14 @@ no-replace:
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 COMMIT    := $(shell git rev-parse HEAD 2>/dev/null)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+VERSION_PKG := github.com/chatrepl/chat/internal/version
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 release:
 	rm -rf dist && mkdir -p dist
 	@for p in $(PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
 		echo "dist/chat-$(VERSION)-$$os-$$arch"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath \
-			-ldflags "-s -w -X main.stampVersion=$(VERSION) -X main.stampCommit=$(COMMIT) -X main.stampDate=$(DATE)" \
+			-ldflags "-s -w -X $(VERSION_PKG).stampVersion=$(VERSION) -X $(VERSION_PKG).stampCommit=$(COMMIT) -X $(VERSION_PKG).stampDate=$(DATE)" \
 			-o dist/chat-$(VERSION)-$$os-$$arch ./cmd/chat || exit 1; \
 	done
 	cd dist && sha256sum chat-* > SHA256SUMS && cat SHA256SUMS

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/xdg"
@@ -75,6 +76,16 @@ func (m *MCP) Names() []string { return m.servers.Names() }
 func (m *MCP) Connect(ctx context.Context, name string) error {
 	_, err := m.servers.Connect(ctx, name)
 	return err
+}
+
+// ConnectAll connects every server at once; one that fails says so in
+// its state.
+func (m *MCP) ConnectAll(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, n := range m.Names() {
+		wg.Go(func() { _ = m.Connect(ctx, n) })
+	}
+	wg.Wait()
 }
 
 // Prompts and Resources are those of the connected servers.

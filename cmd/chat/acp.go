@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/acpserver"
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/steps"
-	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/internal/version"
 )
 
 // newACPCmd builds `chat acp`; runF (nil: runACP) gets the settings the
@@ -61,72 +58,12 @@ into the running turn, as typing during a turn does in the REPL.`,
 func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	proto := d.stdout
 	d.stdout = d.stderr
-	env, err := appEnv(d)
+	spec, err := runSpec(d, o, cfg, changed)
 	if err != nil {
 		return err
 	}
-	if err := app.ResolveEndpoint(ctx, env, &cfg); err != nil {
+	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
 		return err
 	}
-	srv := acpserver.New(acpserver.Options{Name: "chat", Version: version(), Log: d.stderr,
-		List: func(cwd string) ([]acpserver.Saved, error) {
-			all, err := app.ListSessions(env, cfg, cwd)
-			var out []acpserver.Saved
-			for _, s := range all {
-				out = append(out, acpserver.Saved{ID: s.ID, Cwd: s.Dir, Title: s.Title, Updated: s.Updated})
-			}
-			return out, err
-		},
-		// A session lives as long as chat acp, not as the request that
-		// opened it: its window probe, MCP servers and hooks were cut
-		// when session/new returned.
-		Open: func(_ context.Context, r acpserver.OpenRequest) (*acpserver.Session, error) {
-			return openACP(ctx, d, *o, cfg, changed, r)
-		}})
-	return srv.Serve(ctx, d.stdin, proto)
+	return acpserver.ServeRuns(ctx, spec, acpserver.Options{Name: "chat", Version: version.Version(), Log: d.stderr}, d.stdin, proto)
 }
-
-// openACP builds one editor session with the application layer print
-// mode and the REPL use, in the directory the editor gives.
-func openACP(ctx context.Context, d deps, o rootOptions, cfg config.Config, changed func(string) bool, r acpserver.OpenRequest) (*acpserver.Session, error) {
-	if st, err := os.Stat(r.Cwd); err != nil || !st.IsDir() {
-		return nil, fmt.Errorf("the session's folder %s is not a directory here", r.Cwd)
-	}
-	d.workdir = func() (string, error) { return r.Cwd, nil }
-	o.resume, o.cont, o.ifBusy = r.Load, false, "exit" // never two writers in one session
-	cfg = app.WithEditorServers(cfg, r.MCP, func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) })
-	spec, err := runSpec(d, &o, cfg, changed)
-	if err != nil {
-		return nil, err
-	}
-	ls := listener.NewList(r.Listener)
-	in := control.NewInterloper()
-	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), in, r.Approver
-	run, err := app.Open(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	run.Start(ctx, app.ProbeAtStart)
-	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
-	run.HookNotes(notice)
-	if note := run.UntrustedNote(); note != "" {
-		ls.Emit(listener.Notice{Text: note})
-	}
-	run.ConnectEager(ctx, notice)
-	if m := run.MCP(); m != nil {
-		m.SetElicitor(r.Elicitor)
-	}
-	s := &acpserver.Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in, NewTurn: run.NewTurn,
-		Close:    run.Close,
-		Commands: run.Commands(), Expand: run.ExpandInput}
-	if s.ID == "" {
-		run.Close()
-		return nil, fmt.Errorf("the session could not be saved")
-	}
-	if s.Modes, s.Mode = run.Modes(); len(s.Modes) > 0 {
-		s.SetMode = run.SetMode
-	}
-	return s, nil
-}
-
-// version is the module's version ("devel" for a build from a checkout).

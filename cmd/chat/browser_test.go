@@ -90,8 +90,8 @@ func startServeIn(t testing.TB, cmd *exec.Cmd, args ...string) *served {
 	return nil
 }
 
-// browser is a headless Chromium of its own (Debian's chromium) at w×h.
-func browser(t testing.TB, w, h int) context.Context {
+// chromium is a headless Chromium of its own (Debian's chromium) at w×h.
+func chromium(t testing.TB, w, h int) context.Context {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {

@@ -5,18 +5,16 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os/exec"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/browser"
 	"github.com/chatrepl/chat/internal/clip"
 )
 
@@ -53,7 +51,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 					return err
 				}
 				defer m.Close()
-				connectAll(c.Context(), m)
+				m.ConnectAll(c.Context())
 				for _, st := range m.States() {
 					states[st.Name] = st
 				}
@@ -161,7 +159,7 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 			}
 			defer m.Close()
 			say := func(s string) { fmt.Fprintln(d.stderr, s) }
-			if err := m.Login(c.Context(), args[0], say, func(u string) error { return openBrowser(d, u) }); err != nil {
+			if err := m.Login(c.Context(), args[0], say, func(u string) error { return browser.Open(d.getenv, u) }); err != nil {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "logged in to %s\n", args[0])
@@ -192,18 +190,6 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 	return cmd
 }
 
-// openBrowser opens u with $BROWSER, else the desktop's opener.
-func openBrowser(d deps, u string) error {
-	if b := d.getenv("BROWSER"); b != "" {
-		return exec.Command(b, u).Start()
-	}
-	opener := "xdg-open"
-	if runtime.GOOS == "darwin" {
-		opener = "open"
-	}
-	return exec.Command(opener, u).Start()
-}
-
 // openMCP makes the configured servers as a run would.
 func openMCP(d deps, cfg config.Config) (*app.MCP, error) {
 	env, err := appEnv(d)
@@ -211,15 +197,6 @@ func openMCP(d deps, cfg config.Config) (*app.MCP, error) {
 		return nil, err
 	}
 	return app.OpenMCP(cfg, env), nil
-}
-
-// connectAll connects every server at once; one that fails is marked so.
-func connectAll(ctx context.Context, m *app.MCP) {
-	var wg sync.WaitGroup
-	for _, n := range m.Names() {
-		wg.Go(func() { _ = m.Connect(ctx, n) })
-	}
-	wg.Wait()
 }
 
 // openConfiguredMCP makes the servers of the config file.

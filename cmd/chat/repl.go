@@ -60,7 +60,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 		Approvals:    approvals,
 		Input:        d.termIn,
 		Output:       d.termOut,
-		Share:        sharer(ctx, run, share),
+		Share:        web.Sharer(ctx, run, share),
 		ShareAtStart: o.serve,
 		// The first frame waits neither for a server to start nor for the
 		// box: they start behind it, the servers' tools join as they come,

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/steps"
+	"github.com/chatrepl/chat/internal/version"
 	"github.com/chatrepl/chat/listener"
 )
 
@@ -151,7 +152,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 			return runF(cmd.Context(), d, o, cfg, cmd.Flags().Changed)
 		},
 	}
-	templateFuncs.Do(func() { cobra.AddTemplateFunc("versionLine", versionLine) }) // a global map of cobra's
+	templateFuncs.Do(func() { cobra.AddTemplateFunc("versionLine", version.Line) }) // a global map of cobra's
 	cmd.SetVersionTemplate("{{versionLine}}\n")
 	f := cmd.Flags()
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")
@@ -235,7 +236,7 @@ func newVersionCmd(d deps) *cobra.Command {
 		Short: "Print the version",
 		Args:  cobra.NoArgs,
 		Run: func(*cobra.Command, []string) {
-			io.WriteString(d.stdout, versionLine()+"\n")
+			io.WriteString(d.stdout, version.Line()+"\n")
 		},
 	}
 }

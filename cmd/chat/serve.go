@@ -2,18 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"net"
-	"os/exec"
-	"sync"
 
 	"github.com/spf13/cobra"
 
-	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/internal/browser"
 	"github.com/chatrepl/chat/internal/steps"
-	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/web"
 )
 
@@ -51,7 +45,7 @@ its page (Origin).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&so.listen, "listen", "127.0.0.1:0", "address to listen on (another than the loopback is reachable by your network)")
-	f.BoolVar(&so.open, "open", false, "open the page in the browser (xdg-open)")
+	f.BoolVar(&so.open, "open", false, "open the page in the browser ($BROWSER, else xdg-open)")
 	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL)")
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition")
@@ -69,48 +63,8 @@ func runServe(ctx context.Context, d deps, o *rootOptions, so *serveOptions, cfg
 	if err != nil {
 		return err
 	}
-	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", so.listen)
-	if err != nil {
-		return err
-	}
-	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
-		fmt.Fprintf(d.stderr, "⚠ listening on %s: anyone who can reach it and has the address with its token can drive this session\n", ln.Addr())
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ls := listener.NewList()
-	spec.Listeners, spec.Cancellable, spec.Interloper = ls, control.NewCancellable(), control.NewInterloper()
-	stream := web.NewStream()
-	approvals := web.NewApprovals(stream)
-	spec.Approver = approvals
-	ls.Add(stream)
-	run, err := app.Open(ctx, spec)
-	if err != nil {
-		ln.Close()
-		return err
-	}
-	defer run.Close()
-	stream.Follow(func() int { return run.Agent().Session().Len() })
-	run.OnScreen(func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
-	run.Start(ctx, app.ProbeAtStart)
-	run.StartBox()
-	run.ConnectEager(ctx, func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) })
-	if m := run.MCP(); m != nil {
-		// The page has no form yet: a server's question is declined, and
-		// the page says so.
-		m.SetElicitor(app.Declining(func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }, "the page cannot show its form yet (the REPL's /serve can)"))
-	}
-	srv, err := web.New(ctx, web.Options{Run: run, Stream: stream, Approvals: approvals, Listener: ln})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(d.stdout, srv.URL())
-	if so.open {
-		_ = exec.Command("xdg-open", srv.URL()).Start() // the address is printed either way
-	}
 	sigs, stop := d.signals()
 	defer stop()
 	go func() {
@@ -120,33 +74,9 @@ func runServe(ctx context.Context, d deps, o *rootOptions, so *serveOptions, cfg
 		case <-ctx.Done():
 		}
 	}()
-	return srv.Serve()
-}
-
-// sharer is /serve for a REPL run: on first use it puts the live session
-// on a page on the loopback, steered through the REPL (d), and returns its
-// address (the same one after).
-func sharer(ctx context.Context, run *app.Run, share *web.Share) func(app.Driver) (string, error) {
-	var once sync.Once
-	var url string
-	var err error
-	return func(d app.Driver) (string, error) {
-		once.Do(func() {
-			var ln net.Listener
-			if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
-				return
-			}
-			share.Stream.Follow(func() int { return run.Agent().Session().Len() })
-			run.Listeners().Add(share.Stream)
-			share.Join()
-			var srv *web.Server
-			if srv, err = web.New(ctx, web.Options{Run: run, Stream: share.Stream, Approvals: share.Approvals, Driver: d, Listener: ln}); err != nil {
-				ln.Close()
-				return
-			}
-			url = srv.URL()
-			go func() { _ = srv.Serve() }()
-		})
-		return url, err
+	opened := func(u string) { _ = browser.Open(d.getenv, u) } // the address is printed either way
+	if !so.open {
+		opened = nil
 	}
+	return web.ServeSession(ctx, spec, web.ServeOptions{Listen: so.listen, Opened: opened, URLTo: d.stdout, Warn: d.stderr})
 }

@@ -57,7 +57,7 @@ func openSeeded(b *testing.B, turns int) (context.Context, *served) {
 	cmd := command(b, srv)
 	seedSession(b, envOf(cmd.Env, "HOME"), cmd.Dir, turns)
 	s := startServeIn(b, cmd, "-c")
-	ctx := browser(b, 1280, 800)
+	ctx := chromium(b, 1280, 800)
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.url), until(`performance.getEntriesByName('chat-history-drawn').length > 0`)); err != nil {
 		b.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func BenchmarkServeEventToDOM(b *testing.B) {
 		})
 	})
 	s := startServe(b, srv)
-	ctx := browser(b, 1280, 800)
+	ctx := chromium(b, 1280, 800)
 	watch := `window.__seen = {}; new MutationObserver(() => {
 		const t = performance.timeOrigin + performance.now();
 		for (const m of document.getElementById('log').innerText.matchAll(/r(\d{3})m(\d{3})/g)) if (Number(m[1]) === window.__round && !(m[2] in window.__seen)) window.__seen[m[2]] = t;
@@ -154,7 +154,7 @@ func BenchmarkServeEventToDOM(b *testing.B) {
 func BenchmarkServeStream20000(b *testing.B) {
 	srv := oaitest.Flood(b, 20000, "word ")
 	s := startServe(b, srv)
-	ctx := browser(b, 1280, 800)
+	ctx := chromium(b, 1280, 800)
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input"))); err != nil {
 		b.Fatal(err)
 	}

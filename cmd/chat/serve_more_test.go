@@ -35,7 +35,7 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 	if addr == "" {
 		t.Fatalf("no address on the screen:\n%s", scr)
 	}
-	a := browser(t, 1280, 800)
+	a := chromium(t, 1280, 800)
 	b := tab(t, a)
 	for _, ctx := range []context.Context{a, b} {
 		do(t, ctx, "open the shared session", chromedp.Navigate(addr), chromedp.WaitVisible(chromedp.CSS("#input")))
@@ -108,7 +108,7 @@ func TestServeTimelineDiffAndRewind(t *testing.T) {
 		call("s1", "run_shell", `{"command":"printf 'one\\n' > notes.txt"}`), oaitest.Answer{Text: "first done"},
 		call("s2", "run_shell", `{"command":"printf 'two\\n' >> notes.txt; printf 'x\\n' > extra.txt"}`), oaitest.Answer{Text: "second done"})
 	s := startServe(t, srv)
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "two turns that change files",
 		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
 		send("make notes", false), logHas("first done"), until(`document.getElementById('stop').disabled`),
@@ -156,7 +156,7 @@ func TestServeAsAnOrdinaryUser(t *testing.T) {
 				oaitest.Answer{Text: "finished"})
 			r := newUserRun(t, u, srv)
 			s := startServeIn(t, r.command())
-			ctx := browser(t, 1280, 800)
+			ctx := chromium(t, 1280, 800)
 			do(t, ctx, "a turn that writes", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
 				send("write", false), logHas("finished"), until(`document.getElementById('stop').disabled`))
 			if b, err := os.ReadFile(filepath.Join(r.dir, "made.txt")); err != nil || string(b) != "in\n" {
@@ -190,7 +190,7 @@ func TestServeListsOnlyThisDirectory(t *testing.T) {
 	seedSession(t, home, cmd.Dir, 3)
 	seedSession(t, home, t.TempDir(), 5) // another project's
 	s := startServeIn(t, cmd)
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "the list", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
 		chromedp.Click(chromedp.CSS("#menu")), until(`document.querySelectorAll('#sessions li').length >= 1`))
 	list := eval[string](t, ctx, `document.getElementById('sessions').innerText`)

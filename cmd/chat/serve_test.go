@@ -25,7 +25,7 @@ func TestServeRendersATurnAndFitsAPhone(t *testing.T) {
 			Calls: []oaitest.Call{{ID: "s1", Name: "run_shell", Args: `{"command":"printf 'first note\\n' > notes.txt && wc -l notes.txt"}`}}},
 		oaitest.Answer{Text: "I wrote **notes.txt** with one line. To read it:\n\n```go\ndata, err := os.ReadFile(\"notes.txt\")\nif err != nil {\n\treturn err\n}\nfmt.Print(string(data))\n```\n\n| file | lines |\n|---|---|\n| notes.txt | 1 |\n"})
 	s := startServe(t, srv)
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "send a prompt and read the Markdown",
 		chromedp.Navigate(s.url),
 		chromedp.WaitVisible(chromedp.CSS("#input")),
@@ -188,7 +188,7 @@ func TestServeSteersLikeTheREPL(t *testing.T) {
 		oaitest.Answer{Text: "slow slow slow slow slow slow slow slow", Gate: slow, GateAfter: 2},
 		oaitest.Answer{Text: "still here"})
 	s := startServe(t, srv)
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "send the first question", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("first question", false))
 	<-held.Entered()
 	do(t, ctx, "join and queue during the turn",
@@ -237,7 +237,7 @@ func TestServeApprovalsAreButtons(t *testing.T) {
 		call("w2", "write_file", `{"path":"two.txt","content":"b\n"}`), oaitest.Answer{Text: "left two"},
 		call("w3", "write_file", `{"path":"three.txt","content":"c\n"}`), oaitest.Answer{Text: "understood"})
 	s := startServe(t, srv)
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	card := `document.querySelector('.approval')`
 	do(t, ctx, "a write asks",
 		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("write one", false),
@@ -286,7 +286,7 @@ func TestServeReloadMidStream(t *testing.T) {
 	words := "alpha beta gamma delta epsilon zeta eta theta iota kappa"
 	srv := oaitest.New(t, oaitest.Answer{Text: "an earlier turn's answer"}, oaitest.Answer{Text: words, Piece: 6, Gate: gate, GateAfter: 3})
 	s := startServe(t, srv)
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "an earlier turn", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("first", false),
 		logHas("an earlier turn's answer"), until(`document.getElementById('stop').disabled`))
 	do(t, ctx, "stream begins", send("say the words", false), logHas("alpha"))
@@ -320,7 +320,7 @@ func TestServeModelTextNeverRuns(t *testing.T) {
 		oaitest.Answer{Text: "sub says <img src=x onerror=window.__pwned=12>"},
 		oaitest.Answer{Text: "done"})
 	s := startServeConfig(t, srv, "[agents.helper]\ninstructions = \"help\"\ntools = [\"list_files\"]\n")
-	ctx := browser(t, 1280, 800)
+	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "a turn full of payloads",
 		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
 		send(`<img src=x onerror=window.__pwned=13>`, false),

@@ -1,4 +1,7 @@
-package main
+// Package version says which chat this is: the version stamped by `make
+// release`, else the module's, with the commit and build date where they
+// are known. It reads only the build info; it imports nothing of chat.
+package version
 
 import (
 	"cmp"
@@ -14,9 +17,9 @@ var (
 	stampDate    string
 )
 
-// version is chat's version: the stamped one, else the module's (go
+// Version is chat's version: the stamped one, else the module's (go
 // install …@v1.2.3), else "devel".
-func version() string {
+func Version() string {
 	if stampVersion != "" {
 		return stampVersion
 	}
@@ -26,10 +29,10 @@ func version() string {
 	return "devel"
 }
 
-// versionLine is what chat version and chat --version print: the
+// Line is what chat version and chat --version print: the
 // version, and the commit and date where they are known (stamped, or
 // recorded by go build in a git checkout).
-func versionLine() string {
+func Line() string {
 	commit, date, dirty := stampCommit, stampDate, false
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		for _, s := range bi.Settings {
@@ -56,7 +59,7 @@ func versionLine() string {
 	if date != "" {
 		extra = append(extra, "built "+date)
 	}
-	line := "chat " + version()
+	line := "chat " + Version()
 	if len(extra) > 0 {
 		line += " (" + strings.Join(extra, ", ") + ")"
 	}

@@ -1,0 +1,98 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+
+	"github.com/chatrepl/chat/app"
+	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/listener"
+)
+
+// ServeOptions is what `chat serve` asks beyond the run's spec.
+type ServeOptions struct {
+	Listen string // the address; another than the loopback is warned about
+	// Opened gets the page's address once it answers (the browser, when
+	// asked); the address goes to URLTo either way.
+	Opened func(url string)
+	URLTo  io.Writer
+	Warn   io.Writer
+}
+
+// ServeSession opens the run spec asks for and serves it as a page until
+// ctx ends: the third front end, with its own turn loop, approvals as
+// cards and a server's form declined (the page has none yet).
+func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
+	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return err
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(o.Warn, "⚠ listening on %s: anyone who can reach it and has the address with its token can drive this session\n", ln.Addr())
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ls := listener.NewList()
+	stream := NewStream()
+	approvals := NewApprovals(stream)
+	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), approvals
+	ls.Add(stream)
+	run, err := app.Open(ctx, spec)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer run.Close()
+	stream.Follow(func() int { return run.Agent().Session().Len() })
+	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	run.OnScreen(notice)
+	run.Start(ctx, app.ProbeAtStart)
+	run.StartBox()
+	run.ConnectEager(ctx, notice)
+	if m := run.MCP(); m != nil {
+		m.SetElicitor(app.Declining(notice, "the page cannot show its form yet (the REPL's /serve can)"))
+	}
+	srv, err := New(ctx, Options{Run: run, Stream: stream, Approvals: approvals, Listener: ln})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.URLTo, srv.URL())
+	if o.Opened != nil {
+		o.Opened(srv.URL())
+	}
+	return srv.Serve()
+}
+
+// Sharer is /serve for a REPL's run: on first use it puts the live
+// session on a page on the loopback, steered through the REPL's driver,
+// and returns its address (the same one after).
+func Sharer(ctx context.Context, run *app.Run, share *Share) func(app.Driver) (string, error) {
+	var once sync.Once
+	var url string
+	var err error
+	return func(d app.Driver) (string, error) {
+		once.Do(func() {
+			var ln net.Listener
+			if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+				return
+			}
+			share.Stream.Follow(func() int { return run.Agent().Session().Len() })
+			run.Listeners().Add(share.Stream)
+			share.Join()
+			var srv *Server
+			if srv, err = New(ctx, Options{Run: run, Stream: share.Stream, Approvals: share.Approvals, Driver: d, Listener: ln}); err != nil {
+				ln.Close()
+				return
+			}
+			url = srv.URL()
+			go func() { _ = srv.Serve() }()
+		})
+		return url, err
+	}
+}
