@@ -3,36 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"strings"
-	"syscall"
-	"time"
 
-	"github.com/chatrepl/chat/agent"
-	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/control"
-	"github.com/chatrepl/chat/listener"
-	"github.com/chatrepl/chat/llm/pricing"
-	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/printmode"
 )
 
-// maxPipedInput bounds what print mode reads from stdin.
-const maxPipedInput = 10 << 20
-
-// shutdownGrace bounds the shutdown after a SIGINT: saving, stopping the
-// MCP servers and the sandbox.
-const shutdownGrace = 10 * time.Second
-
-// windowProbeWait bounds how long print mode waits for the server to say
-// its context window.
-const windowProbeWait = 1500 * time.Millisecond
-
 // runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
-// A SIGINT cancels the run cleanly at any moment (stream closed, output
-// ended with a newline, session saved).
 func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	if o.plan && o.goPlan {
 		return errors.New("--plan asks for a plan, --go carries one out: give one of them")
@@ -40,198 +16,18 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if o.serve {
 		return errors.New("--serve shares the REPL's session; print mode answers once and exits (chat serve puts sessions on a page)")
 	}
-	prompt, err := printPrompt(d, o)
-	if o.goPlan && errors.Is(err, errNothingToAsk) {
-		prompt, err = "", nil // the plan is what to do
-	}
-	if err != nil {
-		return err
-	}
-	if o.goPlan {
-		prompt = strings.TrimSpace(app.GoPrompt + "\n\n" + prompt)
-	}
-	var files []session.FilePart
-	for _, path := range o.files {
-		part, err := session.Attach(path)
-		if err != nil {
-			return err
-		}
-		files = append(files, part)
-	}
 	spec, err := runSpec(d, o, cfg, changed)
 	if err != nil {
 		return err
 	}
-	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
-		return err
-	}
-	cfg = spec.Config
-	// Deltas are coalesced to at most a frame's worth per write: the
-	// first token still goes out at once, and a fast stream costs one
-	// write per frame instead of one per token.
-	var out *listener.RateLimited
-	answerTo := d.stdout
-	if o.schema != "" {
-		answerTo = io.Discard // the validated JSON is printed at the end
-	}
-	if o.jsonOut {
-		out = listener.NewRateLimited(listener.NewJSONL(d.stdout), 60)
-	} else {
-		out = listener.NewRateLimited(listener.NewTerminal(answerTo, d.stderr, o.verbose), 60)
-	}
-	ls := listener.NewList(out)
-	if o.verbose {
-		tokens := listener.NewTokenLog(d.stderr)
-		tokens.Local = pricing.IsLocal(cfg.BaseURL)
-		ls.Add(tokens)
-	}
-	// One SIGINT (or SIGTERM) at any moment ends the run: during start-up
-	// (a slow MCP server, the model list) it cancels the run's context,
-	// during the turn the turn; either way the session is saved, the
-	// servers are stopped and the exit status is 130. Only a shutdown that
-	// hangs is cut short.
-	cancel := control.NewCancellable()
-	ctx, stopRun := context.WithCancelCause(ctx)
-	defer stopRun(nil)
-	sigs, stop := d.signals()
-	defer stop()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case sig := <-sigs:
-			reason := "interrupted (ctrl+c)"
-			if sig == syscall.SIGTERM {
-				reason = "terminated (SIGTERM)"
-			}
-			stopRun(errors.New(reason))
-			cancel.Cancel(reason)
-		case <-done:
-			return
-		}
-		select {
-		case <-time.After(shutdownGrace):
-			fmt.Fprintln(d.stderr, "chat: the shutdown did not finish in time; exiting")
-			d.exit(130)
-		case <-done:
-		}
-	}()
-	// No approver: what needs approval is refused unless --yes.
-	spec.Listeners, spec.Cancellable = ls, cancel
-	run, err := app.Open(ctx, spec)
-	if err != nil {
-		if ctx.Err() != nil {
-			return &exitError{code: 130}
-		}
-		return err
-	}
-	defer run.Close()
-	// Print mode ends with its turn: what still runs in the background is
-	// stopped first, and said.
-	defer func() {
-		if n := run.Jobs().StopAll(); n == 1 {
-			fmt.Fprintln(d.stderr, "chat: stopped 1 background job that was still running (print mode ends with its turn)")
-		} else if n > 1 {
-			fmt.Fprintf(d.stderr, "chat: stopped %d background jobs that were still running (print mode ends with its turn)\n", n)
-		}
-	}()
-	a := run.Agent()
-	if note := run.UntrustedNote(); note != "" {
-		fmt.Fprintln(d.stderr, note)
-	}
-	if o.schema != "" {
-		schema, err := os.ReadFile(o.schema)
-		if err != nil {
-			return err
-		}
-		if _, err := agent.CompileSchema(schema); err != nil {
-			return fmt.Errorf("%s: %w", o.schema, err)
-		}
-		a.SetSchema(schema)
-	}
-	// A local server is asked its window as the REPL asks: a llama.cpp
-	// or Ollama window is what the server runs, not what a table says.
-	// It is asked when first needed: a request that may need compacting,
-	// or a tool result to fit, waits for the answer a little, no longer;
-	// the first request of a fresh session does not (it has nothing to
-	// compact), and a one-line answer asks nothing more than its question.
-	// A hosted model's window is the table's or the catalog's, at once.
-	probe := app.ProbeNever
-	if pricing.IsLocal(cfg.BaseURL) {
-		probe = app.ProbeWhenNeeded
-	}
-	run.Start(ctx, probe)
-	run.AwaitWindow(windowProbeWait)
-	switch {
-	case o.goPlan && !run.Planning():
-		return errors.New("--go carries out the plan of a session in plan mode: --continue (or --resume ID) one that planned with --plan")
-	case o.goPlan:
-		_ = run.SetPlanning(false)
-	case o.plan:
-		if err := run.SetPlanning(true); err != nil && !run.Planning() {
-			return err // asked to plan: never a run that may write instead
-		} else if err != nil {
-			fmt.Fprintln(d.stderr, "chat: plan mode:", err)
-		}
-	}
-	run.ConnectEager(ctx, func(s string) { fmt.Fprintln(d.stderr, s) })
-	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
-		return &exitError{code: 130}
-	}
-	if m := run.MCP(); m != nil {
-		// Nobody is there to fill in a server's form: it is declined,
-		// and said.
-		m.SetElicitor(app.Declining(func(s string) { fmt.Fprintln(d.stderr, "chat: "+s) }, "print mode cannot ask you"))
-	}
-	if prompt, files, err = run.ExpandInput(ctx, prompt, files); err != nil {
-		return err
-	}
-	o2 := run.NewTurn(ctx, prompt, files...).Run() // the run saves what it changed
-	res, err := o2.Result, o2.Err
-	switch {
-	case errors.Is(err, control.ErrCancelled):
-		return &exitError{code: 130}
-	case err != nil:
-		return &exitError{code: 1} // the listeners have shown it
-	}
-	if run.Planning() {
-		fmt.Fprintln(d.stderr, "plan mode: nothing was changed. chat --continue -p \"…\" asks for changes to the plan; chat --continue --go carries it out")
-	}
-	if schema := a.Schema(); len(schema) > 0 && !o.jsonOut {
-		v, err := agent.ParseStructured(schema, res.Content)
-		if err != nil {
-			// The answer is not lost: it goes to stderr with what to try.
-			fmt.Fprintf(d.stderr, "the model's answer, which does not match the schema:\n%s\n\n", res.Content)
-			return fmt.Errorf("%w; try again (models drift), make the schema simpler, or use a model with structured output support", err)
-		}
-		return writeJSON(d, v)
-	}
-	return nil
-}
-
-var errNothingToAsk = errors.New(`nothing to ask: pass -p "…" or pipe text in`)
-
-// printPrompt is -p, with piped stdin appended (or alone).
-func printPrompt(d deps, o *rootOptions) (string, error) {
-	prompt := o.prompt
+	po := printmode.Options{Spec: spec, Prompt: o.prompt, Files: o.files, Schema: o.schema, JSON: o.jsonOut, Verbose: o.verbose,
+		Plan: o.plan, Go: o.goPlan, Stdout: d.stdout, Stderr: d.stderr, Signals: d.signals, Exit: d.exit}
 	if d.stdinHasData() {
-		data, err := io.ReadAll(io.LimitReader(d.stdin, maxPipedInput+1))
-		if err != nil {
-			return "", fmt.Errorf("reading stdin: %w", err)
-		}
-		if len(data) > maxPipedInput {
-			return "", fmt.Errorf("stdin is over %d MiB; pass a smaller input", maxPipedInput>>20)
-		}
-		if piped := strings.TrimRight(string(data), "\n"); piped != "" {
-			if prompt == "" {
-				prompt = piped
-			} else {
-				prompt += "\n\n" + piped
-			}
-		}
+		po.Stdin = d.stdin
 	}
-	if strings.TrimSpace(prompt) == "" {
-		return "", errNothingToAsk
+	err = printmode.Run(ctx, po)
+	if code, ok := errors.AsType[printmode.ExitCode](err); ok {
+		return &exitError{code: int(code)}
 	}
-	return prompt, nil
+	return err
 }
