@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -88,7 +87,7 @@ func (m *Model) pickerView() string {
 	b.WriteString(m.st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
 	for i := start; i < end; i++ {
 		s := p.items[i]
-		row := fmt.Sprintf("%s  %-9s %4d msgs  %-24s  %s", visibleLine(session.ShortID(s.ID)), Ago(m.now().Sub(s.Updated)), s.Messages,
+		row := fmt.Sprintf("%s  %-9s %4d msgs  %-24s  %s", visibleLine(session.ShortID(s.ID)), session.AgoText(m.now().Sub(s.Updated)), s.Messages,
 			truncateLeft(visibleLine(shortDir(s.Dir)), 24), listener.VisibleString(s.Title))
 		row = truncateWidth(row, m.width-2)
 		if i == p.sel {
@@ -98,19 +97,6 @@ func (m *Model) pickerView() string {
 		}
 	}
 	return b.String()
-}
-
-// Ago says how long ago something was, for lists of sessions.
-func Ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
 // shortDir shows a session's folder: home as ~.

@@ -3,19 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/internal/clip"
 )
 
 // Agent definitions come from the config file ([agents.NAME]) and from
@@ -57,27 +52,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 				fmt.Fprintf(d.stdout, "no named agents yet: add [agents.NAME] to %s or chat agents import FILE\n", configPath(d, o))
 				return nil
 			}
-			names := slices.Sorted(maps.Keys(defs))
-			sources := app.AgentSources(cfg, agentsDir(d, o))
-			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tFROM\tMODEL\tSTEPS\tTOOLS\tINSTRUCTIONS")
-			for _, n := range names {
-				def := defs[n]
-				budget := def.MaxSteps.String()
-				var tools []string
-				for _, t := range def.Tools {
-					tools = append(tools, t.Name)
-				}
-				if len(tools) == 0 {
-					tools = []string{"(all)"}
-				}
-				model := def.Model
-				if model == "" {
-					model = "(default)"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", n, sources[n], model, budget, strings.Join(tools, ","), clip.FirstLine(def.Instructions))
-			}
-			return tw.Flush()
+			return app.WriteAgents(d.stdout, defs, app.AgentSources(cfg, agentsDir(d, o)))
 		},
 	}
 	show := &cobra.Command{

@@ -1,21 +1,15 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"maps"
-	"slices"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/browser"
-	"github.com/chatrepl/chat/internal/clip"
 )
 
 // newMCPCmd builds `chat mcp`; addF (nil: write the config file) gets
@@ -56,57 +50,20 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 					states[st.Name] = st
 				}
 			}
-			names := slices.Sorted(maps.Keys(cfg.MCP))
-			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tTRANSPORT\tCONNECTS\tSTATE\tTOOLS\tPROMPTS\tRESOURCES\tLOGIN\tALLOWED")
-			for _, n := range names {
-				m := cfg.MCP[n]
-				connects := "when asked"
-				if m.Eager {
-					connects = "at start"
-				}
-				st, ok := states[n]
-				state, tools, prompts, resources, login := "not checked", "-", "-", "-", "-"
-				if ok {
-					state, login = clip.FirstLine(st.Status), st.Login
-					if st.Status == "connected" {
-						tools, prompts, resources = strconv.Itoa(len(st.Tools)), strconv.Itoa(len(st.Prompts)), strconv.Itoa(len(st.Resources))
-					}
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, m.Transport(), connects, state, tools, prompts, resources, login, strings.Join(m.Allow, ","))
-			}
-			return tw.Flush()
+			return app.WriteMCPServers(d.stdout, cfg.MCP, states)
 		},
 	}
 	list.Flags().BoolVar(&offline, "offline", false, "only the config: connect to no server")
 	prompts := &cobra.Command{
 		Use: "prompts NAME", Short: "List a server's prompts (in the REPL: /NAME:PROMPT key=value …)", Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return withServer(c.Context(), d, o, args[0], func(m *app.MCP) {
-				tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "COMMAND\tARGUMENTS\tDESCRIPTION")
-				for _, p := range m.Prompts() {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Command(), p.Usage(), clip.FirstLine(cmp.Or(p.Description, p.Title)))
-				}
-				tw.Flush()
-			})
+			return withServer(c.Context(), d, o, args[0], func(m *app.MCP) error { return app.WriteMCPPrompts(d.stdout, m.Prompts()) })
 		},
 	}
 	resources := &cobra.Command{
 		Use: "resources NAME", Short: "List a server's resources and templates (mention one as @NAME:URI)", Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return withServer(c.Context(), d, o, args[0], func(m *app.MCP) {
-				tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "MENTION\tTYPE\tTITLE")
-				for _, r := range m.Resources() {
-					kind := cmp.Or(r.MIMEType, "-")
-					if r.Template {
-						kind = "template"
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Mention(), kind, clip.FirstLine(r.Label()))
-				}
-				tw.Flush()
-			})
+			return withServer(c.Context(), d, o, args[0], func(m *app.MCP) error { return app.WriteMCPResources(d.stdout, m.Resources()) })
 		},
 	}
 	var add config.MCPConfig
@@ -209,7 +166,7 @@ func openConfiguredMCP(d deps, o *rootOptions) (*app.MCP, error) {
 }
 
 // withServer connects the named server and hands it to show.
-func withServer(ctx context.Context, d deps, o *rootOptions, name string, show func(*app.MCP)) error {
+func withServer(ctx context.Context, d deps, o *rootOptions, name string, show func(*app.MCP) error) error {
 	m, err := openConfiguredMCP(d, o)
 	if err != nil {
 		return err
@@ -218,8 +175,7 @@ func withServer(ctx context.Context, d deps, o *rootOptions, name string, show f
 	if err := m.Connect(ctx, name); err != nil {
 		return err
 	}
-	show(m)
-	return nil
+	return show(m)
 }
 
 func pairs(flag string, kvs []string) (map[string]string, error) {

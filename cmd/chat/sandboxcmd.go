@@ -1,10 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-	"text/tabwriter"
-
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/tool/sandbox"
 	"github.com/spf13/cobra"
@@ -26,62 +22,7 @@ uses.`,
 			if err != nil {
 				return err
 			}
-			return printSandboxTable(d, cfg)
+			return sandbox.WriteReport(d.stdout, cfg.Sandbox.Bwrap, cfg.Sandbox.Mode)
 		},
 	}
-}
-
-func printSandboxTable(d deps, cfg config.Config) error {
-	if s := sandbox.Probe(); s.ABI == 0 {
-		fmt.Fprintf(d.stdout, "No sandbox here: %s.\nEvery command asks before it runs, unconfined.\n", s.Why)
-		return nil
-	}
-	bwrap := sandbox.FindBwrap(cfg.Sandbox.Bwrap)
-	rows, engines, failed, err := sandbox.ProbeEngines(bwrap)
-	if err != nil {
-		return err
-	}
-	if bwrap == "" && cfg.Sandbox.Bwrap != "" {
-		failed[sandbox.Bubblewrap] = "[sandbox] bwrap = " + cfg.Sandbox.Bwrap + " is not there"
-	}
-	if len(engines) == 0 {
-		return fmt.Errorf("no box could start here: %v", failed)
-	}
-	if m, _ := sandbox.ParseMode(cfg.Sandbox.Mode); m == sandbox.Off {
-		fmt.Fprintln(d.stdout, "Your config turns the sandbox off ([sandbox] mode = \"off\"): commands run unconfined. What a box would give:")
-	}
-	fmt.Fprintf(d.stdout, "chat's commands run in: %s\n\n", engines[0].Title())
-	tw := tabwriter.NewWriter(d.stdout, 0, 0, 2, ' ', 0)
-	head := []string{"a command in the box tries to"}
-	for _, e := range engines {
-		head = append(head, string(e))
-	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, r := range rows {
-		line := []string{r.What}
-		for _, e := range engines {
-			if r.Harm[e] {
-				line = append(line, "CAN")
-			} else {
-				line = append(line, "refused")
-			}
-		}
-		fmt.Fprintln(tw, strings.Join(line, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, e := range []sandbox.Engine{sandbox.Bubblewrap, sandbox.Namespaces, sandbox.LandlockOnly} {
-		if why, ok := failed[e]; ok {
-			fmt.Fprintf(d.stdout, "\n%s: not available (%s)", e, why)
-		}
-	}
-	fmt.Fprintln(d.stdout)
-	switch {
-	case bwrap == "":
-		fmt.Fprintln(d.stdout, "\nStronger: install bubblewrap (Debian, Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap).")
-	case engines[0] == sandbox.LandlockOnly:
-		fmt.Fprintln(d.stdout, "\nStronger: allow user namespaces (Ubuntu 24.04: bubblewrap's AppArmor profile, or sysctl kernel.apparmor_restrict_unprivileged_userns=0).")
-	}
-	return nil
 }

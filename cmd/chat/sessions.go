@@ -3,16 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/llm/pricing"
 	"github.com/chatrepl/chat/session"
-	"github.com/chatrepl/chat/tui"
 )
 
 // chat sessions list|show|export|rm
@@ -38,16 +35,7 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 				fmt.Fprintln(d.stdout, "no saved sessions yet")
 				return nil
 			}
-			tw := tabwriter.NewWriter(d.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tUPDATED\tMSGS\tTOKENS\tCOST\tDIRECTORY\tTITLE")
-			for _, s := range rows {
-				cost := "-"
-				if s.Cost != nil {
-					cost = pricing.Format(*s.Cost)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\n", session.ShortID(s.ID), tui.Ago(time.Since(s.Updated)), s.Messages, s.Usage.Total, cost, s.Dir, s.Title)
-			}
-			return tw.Flush()
+			return app.WriteSessions(d.stdout, rows, time.Now())
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "JSON output")
