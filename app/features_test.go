@@ -319,12 +319,15 @@ func TestSavedSessions(t *testing.T) {
 	if err != nil || len(saved.Turns) != 1 {
 		t.Fatalf("saved: %v", err)
 	}
-	res, any, err := saved.RewindFiles(m.env.Workdir, 1, false)
-	if err != nil || !any || len(res.Restored) != 1 {
-		t.Fatalf("rewind files: %+v %v %v", res, any, err)
+	var said strings.Builder
+	for _, bad := range []RewindOptions{{Turn: "2"}, {Turn: "x"}, {FilesOnly: true, ConvOnly: true}} {
+		if err := saved.Rewind(&said, m.env.Workdir, bad); err == nil || said.Len() > 0 {
+			t.Fatalf("rewind %+v: %v, said %q", bad, err, said.String())
+		}
 	}
-	if gone, err := saved.RewindConversation(1); err != nil || gone == 0 {
-		t.Fatalf("rewind conversation: %d %v", gone, err)
+	if err := saved.Rewind(&said, m.env.Workdir, RewindOptions{}); err != nil || strings.Count(said.String(), "restored ") != 1 ||
+		!strings.Contains(said.String(), "conversation rewound to before turn 1") {
+		t.Fatalf("rewind: %v, said %q", err, said.String())
 	}
 	saved.Close()
 	if _, err := RemoveSession(m.env, id); err != nil {

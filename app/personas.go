@@ -93,6 +93,15 @@ func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definitio
 	return def, nil
 }
 
+// Named is the definition called name among defs.
+func Named(defs map[string]agent.Definition, name string) (agent.Definition, error) {
+	def, ok := defs[name]
+	if !ok {
+		return def, fmt.Errorf("no agent named %q; chat agents list shows them", name)
+	}
+	return def, nil
+}
+
 // applyPersona makes the agent the persona the spec names (or, with
 // none named, the one a resumed session was made with), then lets what
 // was asked for explicitly win over it.
@@ -102,9 +111,9 @@ func (r *Run) applyPersona(snapshot json.RawMessage) (string, error) {
 	name := spec.Persona
 	switch {
 	case name != "":
-		var ok bool
-		if def, ok = defs[name]; !ok {
-			return "", fmt.Errorf("no agent named %q; chat agents list shows them", name)
+		var err error
+		if def, err = Named(defs, name); err != nil {
+			return "", err
 		}
 		if err := mayLead(cfg, def); err != nil {
 			return "", err

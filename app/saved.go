@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/chatrepl/chat/checkpoint"
 	"github.com/chatrepl/chat/config"
@@ -53,6 +54,46 @@ func OpenSaved(env Env, cfg config.Config, resume string) (*Saved, error) {
 
 // Close releases the session for other processes.
 func (s *Saved) Close() { s.unlock() }
+
+// RewindOptions is what chat rewind is asked: the turn ("" the last),
+// and what to put back.
+type RewindOptions struct {
+	Turn                       string
+	FilesOnly, ConvOnly, Force bool
+}
+
+// Rewind puts wd's files and the conversation back as they were before
+// the turn o names, and says what it did on w.
+func (s *Saved) Rewind(w io.Writer, wd string, o RewindOptions) error {
+	if o.FilesOnly && o.ConvOnly {
+		return fmt.Errorf("--files-only and --conversation-only exclude each other")
+	}
+	if len(s.Turns) == 0 {
+		return fmt.Errorf("session %s has no turns to rewind", session.ShortID(s.Info.ID))
+	}
+	n := len(s.Turns)
+	if o.Turn != "" {
+		if _, err := fmt.Sscan(o.Turn, &n); err != nil || n < 1 || n > len(s.Turns) {
+			return fmt.Errorf("turn %q: give a number from 1 to %d (chat checkpoints lists them)", o.Turn, len(s.Turns))
+		}
+	}
+	if !o.ConvOnly {
+		res, any, err := s.RewindFiles(wd, n, o.Force)
+		if err != nil {
+			return err
+		}
+		WriteRewind(w, res, any, "--force")
+	}
+	if o.FilesOnly {
+		return nil
+	}
+	gone, err := s.RewindConversation(n)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "conversation rewound to before turn %d (%d messages taken out; the session file keeps them): chat --continue goes on from there\n", n, gone)
+	return nil
+}
 
 // RewindFiles puts the files of wd back as they were before turn n; any
 // is false when no turn from n on changed a file.

@@ -250,6 +250,23 @@ func (m MCPConfig) Transport() string {
 	return t
 }
 
+// ParsePairs reads KEY=VALUE settings (an MCP server's --env and
+// --header); flag names them in the error.
+func ParsePairs(flag string, kvs []string) (map[string]string, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("%s takes KEY=VALUE, not %q", flag, kv)
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}
+
 // CheckMCP says what is wrong with a server's entry, nil when nothing.
 func CheckMCP(name string, m MCPConfig) error {
 	if name == "" || len(name) > 24 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" || strings.Contains(name, "__") {

@@ -34,11 +34,7 @@ func newAgentsCmd(d deps, o *rootOptions) *cobra.Command {
 		if err != nil {
 			return agent.Definition{}, err
 		}
-		def, ok := defs[name]
-		if !ok {
-			return def, fmt.Errorf("no agent named %q; chat agents list shows them", name)
-		}
-		return def, nil
+		return app.Named(defs, name)
 	}
 	cmd := &cobra.Command{Use: "agents", Short: "List, show, export or import agent definitions (personas)"}
 	list := &cobra.Command{

@@ -63,9 +63,9 @@ func runCheckpoints(d deps, o *rootOptions, co checkpointsOptions) error {
 
 // rewindOptions is what `chat rewind` was asked.
 type rewindOptions struct {
-	cmd                        *cobra.Command
-	Turn, Resume               string
-	FilesOnly, ConvOnly, Force bool
+	cmd    *cobra.Command
+	Resume string
+	app.RewindOptions
 }
 
 // newRewindCmd builds `chat rewind`; runF as newCheckpointsCmd's.
@@ -101,42 +101,14 @@ only drops the last question and its answer, rewind also restores files.`,
 }
 
 func runRewind(d deps, o *rootOptions, ro rewindOptions) error {
-	if ro.FilesOnly && ro.ConvOnly {
-		return fmt.Errorf("--files-only and --conversation-only exclude each other")
+	wd, err := d.workdir()
+	if err != nil {
+		return err
 	}
 	t, err := openSaved(ro.cmd, d, o, ro.Resume)
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	rows := t.Turns
-	if len(rows) == 0 {
-		return fmt.Errorf("session %s has no turns to rewind", session.ShortID(t.Info.ID))
-	}
-	n := len(rows)
-	if ro.Turn != "" {
-		if _, err := fmt.Sscan(ro.Turn, &n); err != nil || n < 1 || n > len(rows) {
-			return fmt.Errorf("turn %q: give a number from 1 to %d (chat checkpoints lists them)", ro.Turn, len(rows))
-		}
-	}
-	wd, err := d.workdir()
-	if err != nil {
-		return err
-	}
-	if !ro.ConvOnly {
-		res, any, err := t.RewindFiles(wd, n, ro.Force)
-		if err != nil {
-			return err
-		}
-		app.WriteRewind(d.stdout, res, any, "--force")
-	}
-	if ro.FilesOnly {
-		return nil
-	}
-	gone, err := t.RewindConversation(n)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(d.stdout, "conversation rewound to before turn %d (%d messages taken out; the session file keeps them): chat --continue goes on from there\n", n, gone)
-	return nil
+	return t.Rewind(d.stdout, wd, ro.RewindOptions)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -75,10 +74,10 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 		RunE: func(_ *cobra.Command, args []string) error {
 			name := args[0]
 			var err error
-			if add.Env, err = pairs("--env", env); err != nil {
+			if add.Env, err = config.ParsePairs("--env", env); err != nil {
 				return err
 			}
-			if add.Headers, err = pairs("--header", headers); err != nil {
+			if add.Headers, err = config.ParsePairs("--header", headers); err != nil {
 				return err
 			}
 			if err := config.CheckMCP(name, add); err != nil {
@@ -176,19 +175,4 @@ func withServer(ctx context.Context, d deps, o *rootOptions, name string, show f
 		return err
 	}
 	return show(m)
-}
-
-func pairs(flag string, kvs []string) (map[string]string, error) {
-	if len(kvs) == 0 {
-		return nil, nil
-	}
-	out := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("%s takes KEY=VALUE, not %q", flag, kv)
-		}
-		out[strings.TrimSpace(k)] = v
-	}
-	return out, nil
 }

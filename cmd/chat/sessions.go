@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -27,9 +26,7 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(d.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
+				return writeJSON(d, rows)
 			}
 			if len(rows) == 0 {
 				fmt.Fprintln(d.stdout, "no saved sessions yet")
@@ -62,9 +59,7 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 			case "md", "markdown":
 				app.WriteMarkdown(d.stdout, l)
 			case "json":
-				enc := json.NewEncoder(d.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
+				return writeJSON(d, struct {
 					Header   session.Header    `json:"header"`
 					Messages []session.Message `json:"messages"`
 				}{l.Header, l.Messages})
