@@ -10,7 +10,8 @@
 //
 // It must not wire an agent itself: each session is an app.Run, built as
 // print mode's and the REPL's are (config, tools, sandbox, hooks, sessions
-// on disk, saved at every turn's end), handed over through Options.Open;
+// on disk, saved at every turn's end), opened by ServeRuns with app.Open
+// from the command line's spec in the session's folder (Options.Open);
 // what a turn never took comes back through app.Leftovers, as in the REPL. It must not
 // write anywhere but the connection it serves: in `chat acp` stdout is the
 // protocol.

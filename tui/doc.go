@@ -3,7 +3,9 @@
 // bar are plain structs that render to a width; Update is split by message
 // family (keys, agent events, commands).
 //
-// The program drives one App (app.Run is chat's): Options holds it and what
+// RunSession is the REPL as a front end: it opens an app.Run from a spec
+// (cmd/chat turns the flags into it) and runs the program on it. The
+// program drives one App (app.Run is chat's): Options holds it and what
 // concerns the terminal alone. Through it the model starts turns on the
 // agent (in commands, never in Update), flips its controls (Cancel, the
 // Interloper, the step limit), sets the model or the system prompt when

@@ -8,8 +8,9 @@
 // Last-Event-ID), Markdown rendered on the server and sanitized, and an
 // approver whose questions the page answers.
 //
-// It must not build an agent or a session of its own: it is handed an
-// app.Run (built by app.Open like every other front end's) and is one more
+// It must not build an agent or a session of its own: it drives an app.Run
+// (ServeSession opens one with app.Open from the spec cmd/chat made, as
+// every front end does; Sharer is handed the REPL's) and is one more
 // listener on its list plus the controls the run already has. Nothing it
 // sends carries a secret: no config value, environment or key is read
 // here. Model and tool text reaches the page as text (textContent), never
