@@ -8,7 +8,6 @@ import (
 	"github.com/chatrepl/chat/acpserver"
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/internal/version"
 )
 
@@ -40,15 +39,7 @@ into the running turn, as typing during a turn does in the REPL.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
-	f.StringVar(&o.baseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL)")
-	f.StringVar(&o.agent, "agent", "", "start sessions with a named agent definition")
-	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off")
-	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
-	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend before its answer is synthesized; 0 = no bound")
-	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
-	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
-	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out")
+	withRunFlags(f, o, "model", "base-url", "agent", "sandbox", "max-steps", "max-cost", "max-tokens", "context-window", "no-project-instructions")
 	return cmd
 }
 

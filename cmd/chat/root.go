@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/chatrepl/chat/config"
@@ -155,27 +156,17 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	templateFuncs.Do(func() { cobra.AddTemplateFunc("versionLine", version.Line) }) // a global map of cobra's
 	cmd.SetVersionTemplate("{{versionLine}}\n")
 	f := cmd.Flags()
+	f.AddFlagSet(runFlags(o))
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")
 	f.BoolVar(&o.jsonOut, "json", false, "print mode: write the event stream as JSON lines")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "also show the model's reasoning and token counts on stderr")
-	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
-	f.StringVar(&o.baseURL, "base-url", "", "API base URL, e.g. http://localhost:8080/v1 (env OPENAI_BASE_URL)")
 	f.StringVar(&o.system, "system", "", "system prompt")
-	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
 	f.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers instead of streams")
 	f.BoolVar(&o.fullscreen, "fullscreen", false, "use the whole screen (alternate screen) instead of the inline REPL")
-	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
-	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
 	f.BoolVar(&o.noSave, "no-save", false, "do not save this run's session")
 	f.StringVar(&o.ifBusy, "if-busy", "new", "when the session to continue is in use by another chat: new (start a new session) or exit")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "print mode: attach a file to the prompt (images, text; repeatable)")
-	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
 	f.BoolVarP(&o.yes, "yes", "y", false, "approve every tool call (writes, and shell commands outside the sandbox's reach); never leaves the sandbox")
-	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
-	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out of the system prompt")
-	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
-	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend (priced models) before its answer is synthesized; 0 = no bound")
-	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
 	f.StringVar(&o.schema, "schema", "", "print mode: a JSON Schema file; the answer must match it and is printed as JSON")
 	f.BoolVar(&o.plan, "plan", false, "plan mode: the agent reads, searches and runs read-only commands and answers with a plan; nothing is written")
 	f.BoolVar(&o.serve, "serve", false, "REPL: show this session on a web page too (as /serve does; prints its address)")
@@ -188,6 +179,32 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	cmd.SetErr(d.stderr)
 	cmd.SetContext(context.Background())
 	return cmd
+}
+
+// runFlags are the flags of a run, bound to o: chat takes them all, and
+// chat serve and chat acp those they name (withRunFlags).
+func runFlags(o *rootOptions) *pflag.FlagSet {
+	f := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
+	f.StringVar(&o.baseURL, "base-url", "", "API base URL, e.g. http://localhost:8080/v1 (env OPENAI_BASE_URL)")
+	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
+	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
+	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
+	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
+	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
+	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out of the system prompt")
+	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
+	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend (priced models) before its answer is synthesized; 0 = no bound")
+	f.IntVar(&o.maxTokens, "max-tokens", 0, "tokens a turn may spend before its answer is synthesized; 0 = no bound")
+	return f
+}
+
+// withRunFlags adds the named run flags to f.
+func withRunFlags(f *pflag.FlagSet, o *rootOptions, names ...string) {
+	all := runFlags(o)
+	for _, n := range names {
+		f.AddFlag(all.Lookup(n))
+	}
 }
 
 func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, error) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/internal/browser"
-	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/web"
 )
 
@@ -46,14 +45,7 @@ its page (Origin).`,
 	f := cmd.Flags()
 	f.StringVar(&so.listen, "listen", "127.0.0.1:0", "address to listen on (another than the loopback is reachable by your network)")
 	f.BoolVar(&so.open, "open", false, "open the page in the browser ($BROWSER, else xdg-open)")
-	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
-	f.StringVar(&o.baseURL, "base-url", "", "API base URL (env OPENAI_BASE_URL)")
-	f.StringVar(&o.agent, "agent", "", "use a named agent definition")
-	f.BoolVarP(&o.cont, "continue", "c", false, "open the latest session of this directory")
-	f.StringVarP(&o.resume, "resume", "r", "", "open the session with this id (a unique prefix is enough)")
-	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off")
-	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
-	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
+	withRunFlags(f, o, "model", "base-url", "agent", "continue", "resume", "sandbox", "max-steps", "context-window")
 	o.ifBusy = "new"
 	return cmd
 }
