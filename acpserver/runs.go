@@ -48,7 +48,7 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 		return nil, err
 	}
 	run.Start(ctx, app.ProbeAtStart)
-	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	notice := ls.Warn
 	run.HookNotes(notice)
 	if note := run.UntrustedNote(); note != "" {
 		ls.Emit(listener.Notice{Text: note})

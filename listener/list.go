@@ -65,6 +65,10 @@ func (l *List) Emit(e Event) {
 	}
 }
 
+// Warn emits a warning a person should see ("⚠ " and s), as a Notice:
+// what a run says of itself (a server that failed, a hook's note).
+func (l *List) Warn(s string) { l.Emit(Notice{Text: "⚠ " + s}) }
+
 // SynthesizerID is the id of the synthesizer of the agent parent ("" is
 // the main agent): its answer is that agent's answer.
 func SynthesizerID(parent string) string {

@@ -670,3 +670,16 @@ func (st Store) Remove(id string) error {
 	_ = os.Remove(st.lockPath(id))
 	return os.Remove(st.path(id))
 }
+
+// AgoText says how long ago something was, for lists of sessions.
+func AgoText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}

@@ -48,7 +48,7 @@ func RunSession(ctx context.Context, spec app.Spec, o SessionOptions) error {
 		} // else the status bar says plan mode; a command says why it cannot run
 	}
 	// From here on the screen is the program's: hooks report into it.
-	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	notice := ls.Warn
 	run.OnScreen(notice)
 	run.AskHookTrust(ctx, approvals)
 	if m := run.MCP(); m != nil {

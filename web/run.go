@@ -50,7 +50,7 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 	}
 	defer run.Close()
 	stream.Follow(func() int { return run.Agent().Session().Len() })
-	notice := func(s string) { ls.Emit(listener.Notice{Text: "⚠ " + s}) }
+	notice := ls.Warn
 	run.OnScreen(notice)
 	run.Start(ctx, app.ProbeAtStart)
 	run.StartBox()

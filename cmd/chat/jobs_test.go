@@ -163,27 +163,11 @@ func TestFloodingJobKeepsMemoryFlat(t *testing.T) {
 	}
 	// chat's own peak (VmHWM), not its children's: the box and the
 	// job's commands are other processes.
-	var rss int64
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	for waiting := true; waiting; {
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid)); err == nil {
-			for _, line := range strings.Split(string(b), "\n") {
-				if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
-					kb, _ := strconv.ParseInt(f[1], 10, 64)
-					rss = max(rss, kb<<10)
-				}
-			}
-		}
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
-			}
-			waiting = false
-		case <-time.After(10 * time.Millisecond):
-		}
+	peak := watchPeakRSS(cmd.Process.Pid)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
+	rss := <-peak << 10
 	if out := stdout.String(); !strings.Contains(out, "read it") {
 		t.Fatalf("stdout: %s\nstderr: %s", out, stderr.String())
 	}
