@@ -63,6 +63,9 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 		return err
 	}
 	fmt.Fprintln(o.URLTo, srv.URL())
+	srv.creds.reissue = func() {
+		fmt.Fprintf(o.Warn, "a sign-in link was tried that works no more (each works once); a new one:\n%s\n", srv.URL())
+	}
 	if o.Opened != nil {
 		o.Opened(srv.URL())
 	}
@@ -71,10 +74,10 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 
 // Sharer is /serve for a REPL's run: on first use it puts the live
 // session on a page on the loopback, steered through the REPL's driver,
-// and returns its address (the same one after).
+// and returns a sign-in address (a new one each time: each works once).
 func Sharer(ctx context.Context, run *app.Run, share *Share) func(app.Driver) (string, error) {
 	var once sync.Once
-	var url string
+	var srv *Server
 	var err error
 	return func(d app.Driver) (string, error) {
 		once.Do(func() {
@@ -85,14 +88,15 @@ func Sharer(ctx context.Context, run *app.Run, share *Share) func(app.Driver) (s
 			share.Stream.Follow(func() int { return run.Agent().Session().Len() })
 			run.Listeners().Add(share.Stream)
 			share.Join()
-			var srv *Server
 			if srv, err = New(ctx, Options{Run: run, Stream: share.Stream, Approvals: share.Approvals, Driver: d, Listener: ln}); err != nil {
 				ln.Close()
 				return
 			}
-			url = srv.URL()
 			go func() { _ = srv.Serve() }()
 		})
-		return url, err
+		if err != nil {
+			return "", err
+		}
+		return srv.URL(), nil
 	}
 }

@@ -40,8 +40,7 @@ type Options struct {
 type Server struct {
 	o      Options
 	ctx    context.Context
-	token  string
-	cookie string
+	creds  *credentials
 	port   string
 	own    *turns // the page's own driver, when it has one
 	http   *http.Server
@@ -99,7 +98,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, ctx: ctx, token: secret(), cookie: secret(), port: port}
+	s := &Server{o: o, ctx: ctx, creds: newCredentials(), port: port}
 	if s.o.Driver == nil {
 		s.own = newTurns(ctx, o.Run, o.Stream)
 		o.Run.Listeners().Add(s.own)
@@ -112,13 +111,13 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	return s, nil
 }
 
-// URL is the address to open, with the token.
+// URL is a new sign-in address: it works once (each call makes another).
 func (s *Server) URL() string {
 	host := s.o.Listener.Addr().String()
 	if ip, port, err := net.SplitHostPort(host); err == nil && net.ParseIP(ip).IsUnspecified() {
 		host = net.JoinHostPort("127.0.0.1", port)
 	}
-	return "http://" + host + "/?token=" + s.token
+	return "http://" + host + "/?token=" + s.creds.link()
 }
 
 // Serve serves until ctx ends, then waits for the page's turn to end.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -66,7 +67,22 @@ func runServe(ctx context.Context, d deps, o *rootOptions, so *serveOptions, cfg
 		case <-ctx.Done():
 		}
 	}()
-	opened := func(u string) { _ = browser.Open(d.getenv, u) } // the address is printed either way
+	// The browser gets a file that forwards to the sign-in link, never the
+	// link itself: its argv is every local user's to read. The address
+	// is printed either way.
+	var forget func()
+	defer func() {
+		if forget != nil {
+			forget()
+		}
+	}()
+	opened := func(u string) {
+		done, err := browser.OpenPrivately(d.getenv, "", u)
+		if err != nil {
+			fmt.Fprintln(d.stderr, "could not open a browser:", err)
+		}
+		forget = done
+	}
 	if !so.open {
 		opened = nil
 	}

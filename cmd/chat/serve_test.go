@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -64,9 +65,11 @@ func TestServeRendersATurnAndFitsAPhone(t *testing.T) {
 }
 
 // saveScreenshot keeps a screenshot where CHAT_SCREENSHOTS says (else in
-// TestServeNobodyElseGetsIn: without the token nothing answers; a request
-// naming another host (DNS rebinding) or from another origin is refused;
-// the cookie is HttpOnly and SameSite=Strict; no secret in any answer.
+// TestServeNobodyElseGetsIn: without a sign-in link nothing answers; a
+// link works once; the cookie it gives is HttpOnly, SameSite=Strict and
+// scoped to the page's secret path, and is worth nothing without that
+// path; a request naming another host (DNS rebinding) or from another
+// origin is refused; no secret in any answer.
 func TestServeNobodyElseGetsIn(t *testing.T) {
 	t.Parallel()
 	srv := oaitest.New(t, oaitest.Answer{Text: "fine"})
@@ -102,19 +105,37 @@ func TestServeNobodyElseGetsIn(t *testing.T) {
 	if login.StatusCode != http.StatusSeeOther {
 		t.Fatalf("the token: %d, want 303 to the page", login.StatusCode)
 	}
+	if again := get("/?token="+tok, nil); again.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the sign-in link used a second time: %d, want 401", again.StatusCode)
+	}
+	page := login.Header.Get("Location") // /s/<secret>/
+	if !regexp.MustCompile(`^/s/[0-9a-f]{64}/$`).MatchString(page) {
+		t.Fatalf("the sign-in leads to %q, not a secret path", page)
+	}
 	setCookie := login.Header.Get("Set-Cookie")
-	for _, want := range []string{"HttpOnly", "SameSite=Strict"} {
+	for _, want := range []string{"HttpOnly", "SameSite=Strict", "Path=" + page} {
 		if !strings.Contains(setCookie, want) {
 			t.Errorf("Set-Cookie %q lacks %s", setCookie, want)
 		}
 	}
 	cookie := login.Cookies()[0]
 	withCookie := func(r *http.Request) { r.AddCookie(cookie) }
-	page := get("/", withCookie)
-	if page.StatusCode != 200 {
-		t.Fatalf("the page with the cookie: %d", page.StatusCode)
+	// The cookie without the path, or the path with a guessed secret, is
+	// what a server on another port of this host could have: nothing.
+	for _, p := range []string{"/", "/api/state", "/s/" + strings.Repeat("0", 64) + "/api/state", strings.TrimSuffix(page, "/") + "x/api/state"} {
+		if r := get(p, withCookie); r.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET %s with the cookie: %d, want 401", p, r.StatusCode)
+		}
 	}
-	csp := page.Header.Get("Content-Security-Policy")
+	if r := get(page+"api/state", nil); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the secret path without the cookie: %d, want 401", r.StatusCode)
+	}
+	s.base += strings.TrimSuffix(page, "/")
+	front := get("/", withCookie)
+	if front.StatusCode != 200 {
+		t.Fatalf("the page with the cookie: %d", front.StatusCode)
+	}
+	csp := front.Header.Get("Content-Security-Policy")
 	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") || !strings.Contains(csp, "default-src 'none'") {
 		t.Errorf("CSP %q", csp)
 	}
@@ -144,10 +165,11 @@ func TestServeNobodyElseGetsIn(t *testing.T) {
 	if c := post("http://evil.example", `{"text":"hi"}`); c != http.StatusForbidden {
 		t.Errorf("a POST from another origin: %d, want 403", c)
 	}
-	if c := post(s.base, `{"text":"`+strings.Repeat("x", 5<<20)+`"}`); c != http.StatusRequestEntityTooLarge {
+	origin := "http://" + u.Host
+	if c := post(origin, `{"text":"`+strings.Repeat("x", 5<<20)+`"}`); c != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 5 MiB body: %d, want 413", c)
 	}
-	if c := post(s.base, `{"text":"hello"}`); c != http.StatusNoContent {
+	if c := post(origin, `{"text":"hello"}`); c != http.StatusNoContent {
 		t.Fatalf("a POST from the page: %d, want 204", c)
 	}
 	// The turn's whole stream, read until it ends (no fixed wait).

@@ -364,7 +364,7 @@
     if (v.command && v.command !== v.summary) card.appendChild(el('pre', 'command', v.command));
     if (v.detail) card.appendChild(el('pre', 'detail', v.detail));
     const answers = el('div', 'answers');
-    const ask = (answer, reason) => api('/api/approval', {id: v.id, answer, reason}).catch((err) => notice('✗ ' + err.message, 'err'));
+    const ask = (answer, reason) => api('api/approval', {id: v.id, answer, reason}).catch((err) => notice('✗ ' + err.message, 'err'));
     const yes = el('button', 'primary', 'Yes'); yes.type = 'button'; yes.dataset.answer = 'yes'; yes.onclick = () => ask('yes');
     answers.appendChild(yes);
     if (v.always) { const b = el('button', null, 'Always'); b.type = 'button'; b.dataset.answer = 'always'; b.onclick = () => ask('always'); answers.appendChild(b); }
@@ -409,10 +409,10 @@
       const edit = el('button', null, 'Edit'); edit.type = 'button';
       edit.onclick = () => {
         const next = window.prompt('Edit the message', p.text);
-        if (next !== null) api('/api/pending', {id: p.id, text: next}).catch((err) => notice('✗ ' + err.message, 'err'));
+        if (next !== null) api('api/pending', {id: p.id, text: next}).catch((err) => notice('✗ ' + err.message, 'err'));
       };
       const del = el('button', null, 'Remove'); del.type = 'button'; del.dataset.action = 'remove';
-      del.onclick = () => api('/api/pending', {id: p.id, remove: true}).catch((err) => notice('✗ ' + err.message, 'err'));
+      del.onclick = () => api('api/pending', {id: p.id, remove: true}).catch((err) => notice('✗ ' + err.message, 'err'));
       li.appendChild(edit); li.appendChild(del);
       ol.appendChild(li);
     }
@@ -446,7 +446,7 @@
   }
   async function refreshSide() {
     try {
-      const t = await api('/api/turns');
+      const t = await api('api/turns');
       drawContext(t.context);
       setTitle(t.title);
       const ol = $('turns');
@@ -482,7 +482,7 @@
   async function showDiff(n, box) {
     box.replaceChildren();
     try {
-      for (const f of await api(`/api/turns/${n}/diff`)) {
+      for (const f of await api(`api/turns/${n}/diff`)) {
         box.appendChild(el('div', 'chg', `${f.kind} ${f.path}`));
         if (f.too_big || f.binary) { box.appendChild(el('div', 'turn-meta', f.too_big ? '(too big to keep)' : '(not text)')); continue; }
         const pre = el('pre', 'diff');
@@ -499,7 +499,7 @@
   async function previewRewind(n, box) {
     box.replaceChildren();
     try {
-      const p = await api('/api/rewind', {n, preview: true});
+      const p = await api('api/rewind', {n, preview: true});
       const card = el('div', 'rewind');
       card.appendChild(el('div', null, `Rewind to before turn ${n}:`));
       if (!p.checkpointed) card.appendChild(el('div', 'turn-meta', 'no file was changed from this turn on'));
@@ -509,7 +509,7 @@
       for (const c of p.refused) card.appendChild(el('div', 'chg chg-minus', `never written: ${c}`));
       const go = (files, conversation) => async () => {
         try {
-          const r = await api('/api/rewind', {n, files, conversation});
+          const r = await api('api/rewind', {n, files, conversation});
           if (r.question) { const input = $('input'); input.value = r.question + (input.value ? '\n\n' + input.value : ''); }
           notice(r.report.trim());
           box.replaceChildren();
@@ -530,13 +530,13 @@
     document.title = (title || 'new session') + ' · chat';
   }
   async function refreshSessions() {
-    const list = await api('/api/sessions');
+    const list = await api('api/sessions');
     const ol = $('sessions');
     ol.replaceChildren();
     for (const s of list) {
       const li = el('li', s.current ? 'current' : '', `${s.title || '(untitled)'} · ${s.messages} messages`);
       li.dataset.id = s.id;
-      li.onclick = () => api('/api/sessions', {id: s.id}).catch((err) => notice('✗ ' + err.message, 'err'));
+      li.onclick = () => api('api/sessions', {id: s.id}).catch((err) => notice('✗ ' + err.message, 'err'));
       ol.appendChild(li);
     }
   }
@@ -544,7 +544,7 @@
   // --- loading and the stream ---
   async function reload() {
     if (es) { es.close(); es = null; }
-    const st = await api('/api/state');
+    const st = await api('api/state');
     agents = new Map(); calls = new Map();
     log.replaceChildren();
     approvals.clear(); $('approvals').replaceChildren();
@@ -552,7 +552,7 @@
       const more = el('button', 'earlier', `show ${st.earlier} earlier messages`); more.type = 'button';
       let before = st.earlier;
       more.onclick = async () => {
-        const r = await api('/api/messages?before=' + before);
+        const r = await api('api/messages?before=' + before);
         before = r.earlier;
         drawHistory(r.messages, more.nextSibling);
         if (before === 0) more.remove(); else more.textContent = `show ${before} earlier messages`;
@@ -569,7 +569,7 @@
     for (const a of st.approvals) showApproval(a);
     setRunning(st.running);
     refreshSide();
-    es = new EventSource('/api/events?after=' + st.seq);
+    es = new EventSource('api/events?after=' + st.seq);
     es.onmessage = (m) => { let e; try { e = JSON.parse(m.data); } catch (_) { return; } onEvent(e); };
   }
 
@@ -582,7 +582,7 @@
     // the next message, not erased when the answer comes.
     input.value = '';
     try {
-      await api('/api/send', {text, queue});
+      await api('api/send', {text, queue});
     } catch (err) {
       input.value = text + (input.value ? '\n\n' + input.value : '');
       notice('✗ ' + err.message, 'err');
@@ -590,12 +590,12 @@
   }
   $('composer').onsubmit = (e) => { e.preventDefault(); send(false); };
   $('queue').onclick = () => send(true);
-  $('stop').onclick = () => api('/api/stop', {});
+  $('stop').onclick = () => api('api/stop', {});
   $('input').onkeydown = (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(e.altKey); }
-    if (e.key === 'Escape' && running) { e.preventDefault(); api('/api/stop', {}); }
+    if (e.key === 'Escape' && running) { e.preventDefault(); api('api/stop', {}); }
   };
   $('menu').onclick = () => { const s = $('side'); s.hidden = !s.hidden; if (!s.hidden) refreshSessions(); };
-  $('new-session').onclick = () => api('/api/sessions', {new: true}).catch((err) => notice('✗ ' + err.message, 'err'));
+  $('new-session').onclick = () => api('api/sessions', {new: true}).catch((err) => notice('✗ ' + err.message, 'err'));
   reload().catch((err) => notice('✗ ' + err.message, 'err'));
 })();
