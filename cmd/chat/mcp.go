@@ -115,7 +115,15 @@ func newMCPCmd(d deps, o *rootOptions, addF func(name string, m config.MCPConfig
 			}
 			defer m.Close()
 			say := func(s string) { fmt.Fprintln(d.stderr, s) }
-			if err := m.Login(c.Context(), args[0], say, func(u string) error { return browser.Open(d.getenv, u) }); err != nil {
+			// The request's state goes to the browser in a file of the
+			// person's, never in its argv (every local user reads those).
+			forget := func() {}
+			defer func() { forget() }()
+			open := func(u string) (err error) {
+				forget, err = browser.OpenPrivately(d.getenv, "", u)
+				return err
+			}
+			if err := m.Login(c.Context(), args[0], say, open); err != nil {
 				return err
 			}
 			fmt.Fprintf(d.stdout, "logged in to %s\n", args[0])

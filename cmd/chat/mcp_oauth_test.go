@@ -34,7 +34,7 @@ func TestMCPOAuthThroughTheBinary(t *testing.T) {
 			})
 			r := newUserRun(t, u, srv)
 			browser := filepath.Join(r.home, "browser")
-			if err := os.WriteFile(browser, []byte("#!/bin/sh\nexec curl -sfL -o /dev/null \"$1\"\n"), 0o755); err != nil {
+			if err := os.WriteFile(browser, []byte(followingBrowser), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			writeConfig(t, r.home, fmt.Sprintf("[mcp.t]\nurl = %q\neager = true\nallow = [\"echo\"]\n", as.URL()))
@@ -91,3 +91,14 @@ func TestMCPOAuthThroughTheBinary(t *testing.T) {
 		})
 	}
 }
+
+// followingBrowser is $BROWSER for the login tests: handed the file chat
+// writes, it reads the address the file forwards to and follows it, as a
+// browser with consent given would. With CHAT_TEST_BROWSER_LOG set it
+// first says there what it was given (its pid and argv).
+const followingBrowser = `#!/bin/sh
+[ -n "$CHAT_TEST_BROWSER_LOG" ] && echo "$$ $*" > "$CHAT_TEST_BROWSER_LOG"
+f=${1#file://}
+u=$(sed -n 's/.*url=\([^"]*\)".*/\1/p' "$f" | head -n 1 | sed 's/&amp;/\&/g')
+exec curl -sfL -o /dev/null "$u"
+`

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io/fs"
 	"net"
 	"net/http"
@@ -220,7 +219,9 @@ func (s *Servers) Logout(name string) (bool, error) {
 }
 
 // LoginUI is how a login reaches the person: Say prints (the URL among
-// it), Open opens the URL in a browser (may fail: the URL was printed).
+// it), Open opens the URL in a browser (may fail: the URL was printed)
+// and must not wait for it: the page the browser returns to answers only
+// once the login is done.
 type LoginUI struct {
 	Say  func(string)
 	Open func(url string) error
@@ -250,24 +251,8 @@ func (s *Servers) Login(ctx context.Context, name string, ui LoginUI) error {
 	}
 	defer l.Close()
 	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", l.Addr().(*net.TCPAddr).Port)
-	answers := make(chan *auth.AuthorizationResult, 1)
-	go http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/callback" {
-			http.NotFound(w, r)
-			return
-		}
-		q := r.URL.Query()
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if e := q.Get("error"); e != "" {
-			fmt.Fprintf(w, "<p>chat: the login to %s failed: %s. You can close this tab.</p>", html.EscapeString(name), html.EscapeString(e))
-		} else {
-			fmt.Fprintf(w, "<p>chat: logged in to %s. You can close this tab.</p>", html.EscapeString(name))
-		}
-		select {
-		case answers <- &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}:
-		default:
-		}
-	}))
+	cb := newCallback(name)
+	go http.Serve(l, cb)
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirects}
 	var saveErr error
 	hc := &auth.AuthorizationCodeHandlerConfig{
@@ -279,12 +264,13 @@ func (s *Servers) Login(ctx context.Context, name string, ui LoginUI) error {
 			if err != nil || u.Scheme != "https" && !(u.Scheme == "http" && isLoopback(u.Hostname())) {
 				return nil, fmt.Errorf("the authorization server sent %q, which is not an https address: not opened", args.URL)
 			}
+			cb.expect(u.Query().Get("state"))
 			ui.Say("Log in to " + name + " in your browser; if it did not open, visit:\n" + args.URL)
 			if err := ui.Open(args.URL); err != nil {
 				ui.Say("(could not open a browser: " + err.Error() + ")")
 			}
 			select {
-			case res := <-answers:
+			case res := <-cb.answers:
 				if res.Code == "" {
 					return nil, errors.New("the authorization server sent no code back (declined?)")
 				}
@@ -296,6 +282,7 @@ func (s *Servers) Login(ctx context.Context, name string, ui LoginUI) error {
 		NewTokenSource: func(ctx context.Context, c *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
 			lg := &login{URL: cfg.URL, ClientID: c.ClientID, ClientSecret: c.ClientSecret, TokenURL: c.Endpoint.TokenURL, Token: tok}
 			saveErr = s.logins.save(name, lg)
+			cb.finish(saveErr)
 			return &keeping{name: name, logins: *s.logins, lg: lg, src: c.TokenSource(ctx, tok), last: tok.AccessToken}, saveErr
 		},
 	}
@@ -320,6 +307,7 @@ func (s *Servers) Login(ctx context.Context, name string, ui LoginUI) error {
 		return err
 	}
 	session, err := s.client.Connect(ctx, s.httpTransport(cfg, handler), nil)
+	cb.finish(cmp.Or(saveErr, err, errors.New("the server was reached without a login")))
 	if saveErr != nil {
 		return fmt.Errorf("keeping the login: %w", saveErr)
 	}
