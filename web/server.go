@@ -38,12 +38,12 @@ type Options struct {
 
 // Server is the web front end of one run.
 type Server struct {
-	o      Options
-	ctx    context.Context
-	creds  *credentials
-	port   string
-	own    *turns // the page's own driver, when it has one
-	http   *http.Server
+	o     Options
+	ctx   context.Context
+	creds *credentials
+	port  string
+	own   *turns // the page's own driver, when it has one
+	http  *http.Server
 
 	mu   sync.Mutex
 	seen history // the history the pages were last given
