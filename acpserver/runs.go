@@ -58,7 +58,7 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 		m.SetElicitor(r.Elicitor)
 	}
 	s := &Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in, NewTurn: run.NewTurn,
-		Close: run.Close, Commands: run.Commands(), Expand: run.ExpandInput}
+		Close: func() { _ = run.Close() }, Commands: run.Commands(), Expand: run.ExpandInput}
 	if s.ID == "" {
 		run.Close()
 		return nil, fmt.Errorf("the session could not be saved")

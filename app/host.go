@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -237,19 +238,22 @@ func (h *sessionHost) transcript() (id, path string) {
 	return w.ID(), w.Path()
 }
 
-func (h *sessionHost) close() {
+// close closes the session file and says whether all of it was saved.
+func (h *sessionHost) close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	var saveErr error
 	if h.writer != nil {
-		if err := h.writer.Err(); err != nil {
-			fmt.Fprintf(h.stderr, "warning: the session file may be incomplete: %v\n", err)
+		closeErr := h.writer.Close() // waits for the saves still going
+		if saveErr = cmp.Or(h.writer.Err(), closeErr); saveErr != nil {
+			fmt.Fprintf(h.stderr, "warning: the session file may be incomplete: %v\n", saveErr)
 		}
-		h.writer.Close()
 	}
 	if h.unlock != nil {
 		h.unlock()
 		h.unlock = nil
 	}
+	return saveErr
 }
 
 // The tui.SessionHost methods.

@@ -70,7 +70,7 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 	r.sess = sess
 	r.resumed = (spec.Continue || spec.Resume != "") && sess.Len() > 1
 	if err := r.build(ctx, snapshot); err != nil {
-		r.host.close()
+		_ = r.host.close()
 		return nil, err
 	}
 	if cp != nil {
@@ -224,18 +224,21 @@ func (r *Run) ConnectEager(ctx context.Context, report func(string)) {
 }
 
 // Close ends the run: the SessionEnd hooks, the session file, the box,
-// the checkpoints of an unsaved session and every MCP server process.
-func (r *Run) Close() {
+// the checkpoints of an unsaved session and every MCP server process. Its
+// error says the session could not be saved whole (a full disk); it was
+// shown on the run's stderr already.
+func (r *Run) Close() error {
 	if r.voice.hooks.Has("SessionEnd") {
 		r.voice.hooks.Show(r.voice.hooks.Run(context.Background(), hook.Input{Event: "SessionEnd", Reason: "exit"}))
 	}
 	r.jobs.StopAll() // before the box they run in
-	r.host.close()
+	saveErr := r.host.close()
 	r.shell.Close()
 	r.checkpoints.close()
 	if r.ext.mcp != nil {
 		_ = r.ext.mcp.Close()
 	}
+	return saveErr
 }
 
 // Jobs are the run's background commands (/ps, /stop).

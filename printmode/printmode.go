@@ -57,11 +57,16 @@ const shutdownGrace = 10 * time.Second
 // its context window.
 const windowProbeWait = 1500 * time.Millisecond
 
+// ExitNotSaved is the status of a run that answered (the answer was
+// printed) but could not save its session whole: --continue would not
+// find the turn.
+const ExitNotSaved ExitCode = 3
+
 // Run answers one prompt. It returns nil, ExitCode(1) after an error the
-// listeners showed, ExitCode(130) when interrupted, or an error nobody
-// showed yet. A SIGINT cancels the run cleanly at any moment (stream
+// listeners showed, ExitCode(130) when interrupted, ExitNotSaved when the
+// session could not be saved, or an error nobody showed yet. A SIGINT cancels the run cleanly at any moment (stream
 // closed, output ended with a newline, session saved).
-func Run(ctx context.Context, o Options) error {
+func Run(ctx context.Context, o Options) (err error) {
 	prompt, err := readPrompt(o)
 	if o.Go && errors.Is(err, errNothingToAsk) {
 		prompt, err = "", nil // the plan is what to do
@@ -144,7 +149,11 @@ func Run(ctx context.Context, o Options) error {
 		}
 		return err
 	}
-	defer run.Close()
+	defer func() {
+		if saveErr := run.Close(); saveErr != nil && err == nil {
+			err = ExitNotSaved // the answer is out; the warning said why
+		}
+	}()
 	// Print mode ends with its turn: what still runs in the background is
 	// stopped first, and said.
 	defer func() {
