@@ -144,6 +144,9 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	// Which box is in force, said once, when the first one has started:
 	// before the first command runs (print mode's stderr, --json, the REPL).
 	shell.Started = func(s string) { ls.Emit(listener.Notice{Text: s}) }
+	// What a job planted in a repository and the guard undid while no
+	// call was there to say it.
+	shell.Guarded = func(s string) { ls.Warn(s) }
 	// One set of rules for every agent of the run: the policy (and its
 	// "always" grants), who asks, the hooks around each call.
 	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: r.voice.hooks}

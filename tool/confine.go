@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"slices"
@@ -30,8 +31,12 @@ type Confinement struct {
 	// Started, when set, hears once what the box in force is, as soon as
 	// the first one has started (before its first command runs).
 	Started func(description string)
+	// Guarded, when set, hears what was undone in the repositories while
+	// no command's result could say it (a job's doing).
+	Guarded func(note string)
 
 	mu     sync.Mutex
+	git    *gitWatch // made at the first boxed command
 	tmpDir string                // the box's own /tmp, made at the first start
 	said   bool                  // Started was called
 	boxes  map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
@@ -156,6 +161,40 @@ func (c *Confinement) runningLocked(confined bool, protected []string) (b *sandb
 	return b, say, nil
 }
 
+// gitWatch is the run's guard of its repositories.
+func (c *Confinement) gitWatch() *gitWatch {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.git == nil {
+		c.git = newGitWatch(c)
+	}
+	return c.git
+}
+
+// boxBusy reports whether anything runs in a box of the run.
+func (c *Confinement) boxBusy() bool {
+	c.mu.Lock()
+	boxes := slices.Collect(maps.Values(c.boxes))
+	boxes = append(boxes, c.retired...)
+	c.mu.Unlock()
+	return slices.ContainsFunc(boxes, func(b *sandbox.Box) bool { return b.Busy() })
+}
+
+// guardNotes are what the repositories' guard undid that no result said
+// yet ("" when nothing).
+func (c *Confinement) guardNotes() string {
+	if c == nil {
+		return ""
+	}
+	c.mu.Lock()
+	w := c.git
+	c.mu.Unlock()
+	if w == nil {
+		return ""
+	}
+	return w.take()
+}
+
 // Close ends the box and whatever still runs in it.
 func (c *Confinement) Close() {
 	if c == nil {
@@ -163,6 +202,9 @@ func (c *Confinement) Close() {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.git != nil {
+		c.git.close()
+	}
 	for _, b := range c.boxes {
 		b.Close()
 	}

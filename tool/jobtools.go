@@ -34,7 +34,7 @@ func (s RunShell) startJob(ctx context.Context, a shellArgs) (string, error) {
 	if first == "" {
 		first = "(no output yet)\n"
 	}
-	return s.Jobs.withJobNotes(fmt.Sprintf("started background job %d (%s); its first output:\n%s[job %d: %s; job_output reads more, job_stop ends it]",
+	return s.withNotes(fmt.Sprintf("started background job %d (%s); its first output:\n%s[job %d: %s; job_output reads more, job_stop ends it]",
 		j.ID, clipCommand(a.Command), first, j.ID, j.State())), nil
 }
 

@@ -129,7 +129,7 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if boxed && status != 0 && sandboxRefusal(text) {
 		text += "[the sandbox refused an operation: writes outside the working directory (and in .git/ or .chat/) and the network are not allowed; if this command truly needs them, call run_shell again with unsandboxed and a justification]\n"
 	}
-	return s.Jobs.withJobNotes(fmt.Sprintf("%s[exit status %d]", text, status)), nil
+	return s.withNotes(fmt.Sprintf("%s[exit status %d]", text, status)), nil
 }
 
 // sandboxRefusal spots the errors a refusal by the box produces.
@@ -153,22 +153,28 @@ func (s RunShell) env() []string {
 // (or direnv, or chat) run a program later, outside any box, is undone
 // right after it, and the output says so to the model and the person.
 func (s RunShell) runBoxed(ctx context.Context, command string, out io.Writer) (int, error) {
-	guard := sandbox.GuardRepos(s.root())
-	box, err := s.Shell.runningWith(true, guard.Protected())
+	protected := sandbox.FindProtected(s.root())
+	watch := s.Shell.gitWatch()
+	watch.before()
+	box, err := s.Shell.runningWith(true, protected)
 	if err != nil {
+		watch.after()
 		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
 	}
 	status, err := s.runIn(ctx, box, command, out)
 	if errors.Is(err, sandbox.ErrBoxGone) {
 		// The box died before it took the command (a command before this
 		// one killed it): nothing ran, so it runs once, in a new box.
-		if box, err = s.Shell.runningWith(true, guard.Protected()); err != nil {
+		if box, err = s.Shell.runningWith(true, protected); err != nil {
+			watch.after()
 			return 0, fmt.Errorf("the sandbox could not start again, so the command was not run: %w", err)
 		}
 		status, err = s.runIn(ctx, box, command, out)
 	}
-	if undone := guard.Undo(); len(undone) > 0 {
-		_, _ = out.Write([]byte("[chat undid what this command made that would run a program outside the sandbox: " + strings.Join(undone, ", ") + "]\n"))
+	undone := sandbox.UndoProtected(s.root(), protected)
+	undone = append(undone, watch.after()...)
+	if len(undone) > 0 {
+		_, _ = out.Write([]byte(guardNote(undone) + "\n"))
 	}
 	return status, err
 }
@@ -263,4 +269,14 @@ func (o *shellOutput) String() string {
 		s += fmt.Sprintf("\n[… %d bytes of output cut …]\n", o.dropped)
 	}
 	return s + string(o.tail)
+}
+
+// withNotes adds to a result what the model has not been told: jobs that
+// ended, and what the repositories' guard undid meanwhile.
+func (s RunShell) withNotes(result string) string {
+	result = s.Jobs.withJobNotes(result)
+	if n := s.Shell.guardNotes(); n != "" {
+		result += "\n" + n
+	}
+	return result
 }

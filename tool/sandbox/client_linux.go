@@ -50,6 +50,8 @@ type Box struct {
 	// gone: the box was seen dead (its socket refused a command) before
 	// its process was reaped: the next command starts a new box.
 	gone atomic.Bool
+	pid  int    // the box's process, outside
+	self string // chat's executable: the box's own processes run it
 }
 
 // Start launches a box for spec with the strongest engine that works
@@ -141,7 +143,7 @@ func start(spec Spec) (*Box, error) {
 		// children die with chat.
 		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWPID
 	}
-	b := &Box{spec: spec, ctl: pair[0], done: make(chan struct{}), stop: make(chan struct{})}
+	b := &Box{spec: spec, ctl: pair[0], done: make(chan struct{}), stop: make(chan struct{}), self: self}
 	started := make(chan error, 1)
 	var pid int
 	// Pdeathsig fires when the thread that started the box ends: keep that
@@ -194,6 +196,7 @@ func start(spec Spec) (*Box, error) {
 		b.Close()
 		return nil, err
 	}
+	b.pid = pid
 	if spec.Mode != Off {
 		b.notes = join(b.notes, b.bound(pid))
 	}

@@ -1,214 +1,308 @@
 package sandbox
 
 import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/chatrepl/chat/internal/nofollow"
 )
 
-// A command may make a repository (git init, cargo new), but none may
-// come out of the box carrying what makes git run a program: a hook, or
-// one of these config keys. Each entry is section.key or, with a
-// subsection of any name, section.*.key; "alias" counts only for values
-// that run a shell (!…).
-var gitRunsPrograms = []string{
-	"core.fsmonitor", "core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.askpass",
-	"core.gitproxy", "core.worktree", "diff.external", "diff.*.textconv", "diff.*.command", "merge.*.driver",
-	"filter.*.clean", "filter.*.smudge", "filter.*.process", "credential.helper", "credential.*.helper",
-	"gpg.program", "gpg.*.program", "sequence.editor", "pager.*", "web.browser", "browser.*.cmd", "browser.*.path",
-	"man.*.cmd", "man.*.path", "sendemail.smtpserver", "sendemail.tocmd", "sendemail.cccmd", "sendemail.headercmd",
-	"remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "uploadpack.packobjectshook", "include.path",
-	"includeif.*.path", "protocol.allow", "protocol.*.allow", "submodule.*.update", "difftool.*.cmd",
-	"mergetool.*.cmd", "interactive.difffilter", "color.pager", "alias",
-}
-
-// RepoGuard is what a command must not add to the repositories under a
-// working directory: taken before the command, Undo after it. It reads
-// and writes through folders opened without following links: Undo runs
-// outside the box, and a command may have left a link where a folder of
-// a repository was.
-type RepoGuard struct {
+// GitGuard keeps what makes git run a program out of the repositories
+// under a working directory while boxed commands run: a command may make
+// a repository (git init, cargo new), but none may leave one that runs
+// what it wrote when the person next types git status outside the box.
+//
+// Git is the judge, not a parser of ours: every repository git could
+// find there (a .git folder, a .git file and where its gitdir: leads, a
+// commondir, a bare repository) is read with git config --list
+// --show-origin --includes, which sees what git sees (config.worktree,
+// includes, a BOM, every quirk of its parser), and each key is held
+// against an allow list of keys that cannot run a program (gitSafeKeys).
+// A key outside it that was not there before is taken out of the file it
+// came from, by git on a private copy; a repository that cannot be read
+// safely (git refuses it, or what it reads lies outside the working
+// directory or through a link) is put aside, renamed, so that git no
+// longer finds it. Hooks that appeared or changed are undone too.
+//
+// It reads and writes through folders opened without following links:
+// it runs outside the box, and a command may swap a folder for a link at
+// any moment.
+type GitGuard struct {
 	workdir string
-	found   []string             // the protected paths there were
-	repos   map[string]repoState // by git directory, relative to workdir
-	others  []string             // the other protected paths (.chat, .envrc) there were
+	git     string // git's path; "" when there is none
+
+	mu    sync.Mutex
+	base  map[string]repoView // the accepted state, by entry
+	last  map[string]repoView // what was last read: the files to watch
+	print string              // the fingerprint of what was last read
 }
 
-type repoState struct {
-	config []byte
-	// hooks are name → content for the hooks that run (not *.sample);
-	// a link's content is "link:" and its target.
-	hooks map[string]string
-	// links are the entries of the git directory git would follow that
-	// are links: config, hooks.
-	links []string
+// repoView is what of one repository can make git run a program.
+type repoView struct {
+	gitdir, common string
+	risky          []string          // origin \x00 key \x00 value, keys off the allow list
+	hooks          map[string]string // name → digest (a link: "link:" + target)
+	broken         string            // why git cannot read it safely ("": it can)
+	origins        []string          // the config files git read, absolute
 }
 
-// GuardRepos records the repositories under workdir as they are.
-func GuardRepos(workdir string) *RepoGuard {
-	g := &RepoGuard{workdir: workdir, found: FindProtected(workdir), repos: map[string]repoState{}}
-	root, err := os.Open(workdir)
-	if err != nil {
-		return g
-	}
-	defer root.Close()
-	for _, gitdir := range gitDirs(int(root.Fd()), workdir, g.found) {
-		g.repos[gitdir] = readRepo(int(root.Fd()), gitdir)
-	}
-	for _, p := range g.found {
-		if filepath.Base(p) != ".git" || isLink(p) {
-			g.others = append(g.others, p)
-		}
-	}
+// NewGitGuard guards the repositories under workdir; Accept records
+// their state as the person's.
+func NewGitGuard(workdir string) *GitGuard {
+	g := &GitGuard{workdir: workdir}
+	g.git, _ = exec.LookPath("git")
 	return g
 }
 
-// Protected are the protected paths found when g was taken.
-func (g *RepoGuard) Protected() []string { return g.found }
-
-// Undo removes what made git run a program that was not there when g was
-// taken, and says what it undid (nothing: nil).
-func (g *RepoGuard) Undo() []string {
-	rootDir, err := os.Open(g.workdir)
-	if err != nil {
-		return nil
+// Accept takes the repositories as they are now as the person's (what
+// is there when no boxed command runs is theirs).
+func (g *GitGuard) Accept() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.base != nil && g.fingerprint() == g.print {
+		return
 	}
-	defer rootDir.Close()
-	root := int(rootDir.Fd())
-	var undone []string
-	found := FindProtected(g.workdir)
-	// A protected path a command made (.chat/hooks.toml, an .envrc, a
-	// .git that is a link) is removed: what is there runs outside any box.
-	for _, p := range found {
-		if (filepath.Base(p) != ".git" || isLink(p)) && !slices.Contains(g.others, p) {
-			if removeUnder(root, g.workdir, p) == nil {
-				rel, _ := filepath.Rel(g.workdir, p)
-				undone = append(undone, rel)
-			}
+	g.settle()
+	g.base = g.last
+}
+
+// settle reads every repository again and fingerprints what was read: a
+// change made while git read shows as a fingerprint that moved, and is
+// read again (or, after a few tries, at the next check).
+func (g *GitGuard) settle() {
+	g.print = ""
+	for range 3 {
+		before := g.fingerprint()
+		g.last = g.readAll()
+		if after := g.fingerprint(); after == before {
+			g.print = after
+			return
 		}
 	}
-	for _, gitdir := range gitDirs(root, g.workdir, found) {
-		undone = append(undone, g.undoRepo(root, gitdir)...)
+}
+
+// Check undoes what a boxed command added since Accept that makes git
+// run a program, and says what it undid and why (nothing: nil). It is
+// cheap when nothing changed: the folders and files git reads are
+// compared by their metadata first, and git runs only when they differ.
+func (g *GitGuard) Check() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.base == nil {
+		g.settle()
+		g.base = g.last
+		return nil
+	}
+	if g.fingerprint() == g.print {
+		return nil
+	}
+	var undone []string
+	for entry, now := range g.readAll() {
+		undone = append(undone, g.undo(entry, now)...)
+	}
+	g.settle()
+	return undone
+}
+
+// undo takes back what changed in one repository since the accepted
+// state.
+func (g *GitGuard) undo(entry string, now repoView) []string {
+	before, known := g.base[entry]
+	moved := known && (before.gitdir != now.gitdir || before.common != now.common)
+	switch {
+	case now.broken != "" && (!known || before.broken == "" || moved):
+		return g.putAside(entry, now.broken)
+	case now.broken == "" && (!known || moved) && !g.inside(now.gitdir, now.common):
+		return g.putAside(entry, "its git directory is outside the working directory or reached through a link")
+	}
+	var undone []string
+	added := slices.DeleteFunc(slices.Clone(now.risky), func(r string) bool { return slices.Contains(before.risky, r) })
+	for _, r := range added {
+		origin, kv, _ := strings.Cut(r, "\x00")
+		key, value, _ := strings.Cut(kv, "\x00")
+		if err := g.unset(origin, key, value); err != nil {
+			return append(undone, g.putAside(entry, fmt.Sprintf("%s could not be taken out of %s (%v)", key, g.rel(origin), err))...)
+		}
+		undone = append(undone, fmt.Sprintf("the setting %s in %s (it makes git run a program)", key, g.rel(origin)))
+	}
+	undone = append(undone, g.undoHooks(now.common, before.hooks, now.hooks)...)
+	if len(added) > 0 {
+		// What git reads now must be what was accepted; if a key comes
+		// back by another route, the repository goes aside.
+		again := g.read(entry)
+		if left := slices.DeleteFunc(again.risky, func(r string) bool { return slices.Contains(before.risky, r) }); len(left) > 0 || again.broken != "" {
+			return append(undone, g.putAside(entry, "git still reads a setting that runs a program")...)
+		}
 	}
 	return undone
 }
 
-// undoRepo puts back the hooks and the config of one repository, and
-// removes a config or hooks that became a link.
-func (g *RepoGuard) undoRepo(root int, gitdir string) []string {
-	before, existed := g.repos[gitdir]
-	now := readRepo(root, gitdir)
-	dir, err := nofollow.OpenDir(root, gitdir)
+// fingerprint is the metadata of every path git reads in the guarded
+// repositories: their entries, config files, commondir and hooks.
+func (g *GitGuard) fingerprint() string {
+	var b strings.Builder
+	root, err := os.Open(g.workdir)
 	if err != nil {
-		return nil
+		return ""
 	}
-	defer unix.Close(dir)
-	var undone []string
-	for _, name := range now.links {
-		if !slices.Contains(before.links, name) && nofollow.Remove(dir, name) == nil {
-			undone = append(undone, "the link "+filepath.Join(gitdir, name))
+	defer root.Close()
+	for _, e := range findRepos(int(root.Fd())) {
+		b.WriteString(e + stamp(int(root.Fd()), e) + "\n")
+		v := g.last[e]
+		for _, p := range append(v.origins, filepath.Join(v.gitdir, "config.worktree"), filepath.Join(v.gitdir, "commondir"), filepath.Join(v.common, "config"), filepath.Join(v.common, "hooks")) {
+			if rel, ok := g.relInside(p); ok {
+				b.WriteString(p + stamp(int(root.Fd()), rel) + "\n")
+			}
+		}
+		if rel, ok := g.relInside(filepath.Join(v.common, "hooks")); ok {
+			if d, err := nofollow.OpenDir(int(root.Fd()), rel); err == nil {
+				f := os.NewFile(uintptr(d), rel)
+				names, _ := f.Readdirnames(-1)
+				f.Close()
+				slices.Sort(names)
+				for _, n := range names {
+					b.WriteString(n + stamp(int(root.Fd()), path.Join(rel, n)))
+				}
+			}
 		}
 	}
-	if hooks, err := nofollow.OpenDir(dir, "hooks"); err == nil {
-		for name, content := range now.hooks {
-			old, ok := before.hooks[name]
-			if ok && old == content {
-				continue
-			}
-			switch target, link := strings.CutPrefix(old, "link:"); {
-			case !ok:
-				_ = nofollow.Remove(hooks, name)
-			case link:
-				_ = nofollow.Symlink(hooks, name, target)
-			default:
-				_ = nofollow.WriteFile(hooks, name, []byte(old), 0o755)
-			}
-			undone = append(undone, "the hook "+filepath.Join(gitdir, "hooks", name))
-		}
-		unix.Close(hooks)
-	}
-	had := dangerousKeys(before.config)
-	added := slices.DeleteFunc(dangerousKeys(now.config), func(k string) bool { return slices.Contains(had, k) })
-	if len(added) == 0 {
-		return undone
-	}
-	if existed && before.config != nil {
-		_ = nofollow.WriteFile(dir, "config", before.config, 0o644)
-	} else {
-		_ = nofollow.WriteFile(dir, "config", stripKeys(now.config, added), 0o644)
-	}
-	for _, k := range added {
-		undone = append(undone, "the setting "+k+" in "+filepath.Join(gitdir, "config"))
-	}
-	return undone
+	return b.String()
 }
 
-// gitDirs are the git directories of the repositories under workdir,
-// relative to it: every .git folder, and where a .git file points inside
-// workdir.
-func gitDirs(root int, workdir string, protected []string) []string {
-	var out []string
-	for _, p := range protected {
-		if filepath.Base(p) != ".git" {
-			continue
-		}
-		rel, err := filepath.Rel(workdir, p)
-		if err != nil {
-			continue
-		}
-		dir, name, err := nofollow.Parent(root, filepath.ToSlash(rel), false)
-		if err != nil {
-			continue
-		}
-		var st unix.Stat_t
-		err = unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-		switch {
-		case err != nil:
-		case st.Mode&unix.S_IFMT == unix.S_IFDIR:
-			out = append(out, filepath.ToSlash(rel))
-		case st.Mode&unix.S_IFMT == unix.S_IFREG:
-			b, _ := nofollow.ReadFile(dir, name, 4096)
-			if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
-				d = strings.TrimSpace(d)
-				if !filepath.IsAbs(d) {
-					d = filepath.Join(filepath.Dir(p), d)
-				}
-				if r, err := filepath.Rel(workdir, d); err == nil && within(workdir, d) {
-					out = append(out, filepath.ToSlash(r))
-				}
-			}
-		}
-		unix.Close(dir)
+// stamp is what changes when a path is written, replaced or made a link.
+func stamp(root int, rel string) string {
+	var st unix.Stat_t
+	if unix.Fstatat(root, rel, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return " -"
+	}
+	return fmt.Sprintf(" %d %d %o %d.%d", st.Ino, st.Size, st.Mode, st.Ctim.Sec, st.Ctim.Nsec)
+}
+
+// readAll reads every repository under the working directory.
+func (g *GitGuard) readAll() map[string]repoView {
+	out := map[string]repoView{}
+	root, err := os.Open(g.workdir)
+	if err != nil {
+		return out
+	}
+	defer root.Close()
+	for _, e := range findRepos(int(root.Fd())) {
+		out[e] = g.read(e)
 	}
 	return out
 }
 
-// readRepo reads what of a git directory makes git run programs.
-func readRepo(root int, gitdir string) repoState {
-	s := repoState{hooks: map[string]string{}}
-	dir, err := nofollow.OpenDir(root, gitdir)
+// gitWait bounds one run of git on a repository.
+const gitWait = 10 * time.Second
+
+// gitRun runs git in dir on that repository's own config alone: no
+// system or global config, no person's home, no lock taken, a repository
+// of any owner, and never a look above dir.
+func (g *GitGuard) gitRun(dir string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitWait)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, g.git, append([]string{"-c", "safe.directory=*"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=/nonexistent", "XDG_CONFIG_HOME=/nonexistent", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_OPTIONAL_LOCKS=0", "GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir), "LC_ALL=C"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return s
-	}
-	defer unix.Close(dir)
-	for _, name := range []string{"config", "hooks"} {
-		var st unix.Stat_t
-		if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
-			s.links = append(s.links, name)
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return out, fmt.Errorf("%s", firstLine(msg))
 		}
 	}
-	s.config, _ = nofollow.ReadFile(dir, "config", 1<<20)
-	hooks, err := nofollow.OpenDir(dir, "hooks")
-	if err != nil {
-		return s
+	return out, err
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// read asks git what it reads for the repository found at entry (a .git
+// path, or a bare repository's folder).
+func (g *GitGuard) read(entry string) repoView {
+	v := repoView{hooks: map[string]string{}}
+	dir := filepath.Join(g.workdir, filepath.FromSlash(entry))
+	if path.Base(entry) == ".git" {
+		dir = filepath.Dir(dir)
 	}
-	f := os.NewFile(uintptr(hooks), "hooks")
+	if g.git == "" {
+		v.broken = "git is not installed here, so chat cannot tell what it would run"
+		return v
+	}
+	out, err := g.gitRun(dir, "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 2 {
+		v.broken = fmt.Sprintf("git refuses it (%v)", err)
+		return v
+	}
+	v.gitdir, v.common = lines[0], lines[1]
+	top := v.gitdir // a bare repository: git works in it
+	if len(lines) >= 3 {
+		top = lines[2]
+	}
+	list, err := g.gitRun(dir, "config", "--list", "--show-origin", "--includes", "-z")
+	if err != nil {
+		v.broken = fmt.Sprintf("git refuses its config (%v)", err)
+		return v
+	}
+	fields := strings.Split(string(list), "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		origin, ok := strings.CutPrefix(fields[i], "file:")
+		if !ok {
+			continue // the command line's own -c
+		}
+		if !filepath.IsAbs(origin) {
+			origin = filepath.Join(top, origin)
+		}
+		origin = filepath.Clean(origin)
+		if !slices.Contains(v.origins, origin) {
+			v.origins = append(v.origins, origin)
+		}
+		key, value, _ := strings.Cut(fields[i+1], "\n")
+		if !gitKeySafe(key, value) {
+			v.risky = append(v.risky, origin+"\x00"+key+"\x00"+value)
+		}
+	}
+	v.hooks = g.readHooks(v.common)
+	return v
+}
+
+// readHooks are the hooks that run (not *.sample) in a common git
+// directory inside the working directory.
+func (g *GitGuard) readHooks(common string) map[string]string {
+	hooks := map[string]string{}
+	rel, ok := g.relInside(filepath.Join(common, "hooks"))
+	if !ok {
+		return hooks
+	}
+	root, err := os.Open(g.workdir)
+	if err != nil {
+		return hooks
+	}
+	defer root.Close()
+	d, err := nofollow.OpenDir(int(root.Fd()), rel)
+	if err != nil {
+		return hooks
+	}
+	f := os.NewFile(uintptr(d), rel)
 	defer f.Close()
 	entries, _ := f.ReadDir(-1)
 	for _, e := range entries {
@@ -216,14 +310,247 @@ func readRepo(root int, gitdir string) repoState {
 		switch {
 		case strings.HasSuffix(name, ".sample") || e.IsDir():
 		case e.Type()&fs.ModeSymlink != 0:
-			target, _ := nofollow.Readlink(hooks, name)
-			s.hooks[name] = "link:" + target
+			target, _ := nofollow.Readlink(d, name)
+			hooks[name] = "link:" + target
 		default:
-			b, _ := nofollow.ReadFile(hooks, name, 1<<20)
-			s.hooks[name] = string(b)
+			b, _ := nofollow.ReadFile(d, name, 1<<20)
+			sum := sha256.Sum256(b)
+			hooks[name] = hex.EncodeToString(sum[:])
 		}
 	}
-	return s
+	return hooks
+}
+
+// undoHooks removes the hooks that appeared or changed (what a hook held
+// before is not kept: one that changed goes too, and is said).
+func (g *GitGuard) undoHooks(common string, before, now map[string]string) []string {
+	var undone []string
+	rel, ok := g.relInside(filepath.Join(common, "hooks"))
+	if !ok {
+		return nil
+	}
+	root, err := os.Open(g.workdir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	d, err := nofollow.OpenDir(int(root.Fd()), rel)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(d)
+	for name, digest := range now {
+		if old, ok := before[name]; ok && old == digest {
+			continue
+		}
+		if nofollow.Remove(d, name) == nil {
+			undone = append(undone, "the hook "+path.Join(rel, name))
+		}
+	}
+	return undone
+}
+
+// unset takes key = value out of origin, a config file inside the
+// working directory reached without a link: git edits a private copy,
+// which is written back without following links.
+func (g *GitGuard) unset(origin, key, value string) error {
+	rel, ok := g.relInside(origin)
+	if !ok {
+		return fmt.Errorf("it is outside the working directory")
+	}
+	root, err := os.Open(g.workdir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	dir, name, err := nofollow.Parent(int(root.Fd()), rel, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	var st unix.Stat_t
+	if err := unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return fmt.Errorf("it is not a regular file")
+	}
+	content, err := nofollow.ReadFile(dir, name, 1<<20)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "chat-gitguard-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	copyPath := filepath.Join(tmp, "config")
+	if err := os.WriteFile(copyPath, content, 0o600); err != nil {
+		return err
+	}
+	args := []string{"config", "--file", copyPath, "--unset-all", key}
+	if value != "" {
+		// git 2.39 crashes on --fixed-value with an empty value: a key
+		// without one goes whole.
+		args = []string{"config", "--file", copyPath, "--fixed-value", "--unset-all", key, value}
+	}
+	if _, err := g.gitRun(tmp, args...); err != nil {
+		return err
+	}
+	edited, err := os.ReadFile(copyPath)
+	if err != nil {
+		return err
+	}
+	return nofollow.WriteFile(dir, name, edited, os.FileMode(st.Mode&0o777))
+}
+
+// putAside renames what git finds (a .git entry, or a bare repository's
+// HEAD) so that git no longer takes it for a repository.
+func (g *GitGuard) putAside(entry, why string) []string {
+	target := entry
+	if path.Base(entry) != ".git" {
+		target = path.Join(entry, "HEAD")
+	}
+	root, err := os.Open(g.workdir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	dir, name, err := nofollow.Parent(int(root.Fd()), target, false)
+	if err != nil {
+		return []string{fmt.Sprintf("nothing: %s could not be put aside (%v)", entry, err)}
+	}
+	defer unix.Close(dir)
+	aside := name + ".chat-disabled"
+	for i := 2; unix.Fstatat(dir, aside, new(unix.Stat_t), unix.AT_SYMLINK_NOFOLLOW) == nil; i++ {
+		aside = fmt.Sprintf("%s.chat-disabled-%d", name, i)
+	}
+	if err := unix.Renameat(dir, name, dir, aside); err != nil {
+		return []string{fmt.Sprintf("nothing: %s could not be put aside (%v)", entry, err)}
+	}
+	return []string{fmt.Sprintf("the repository %s, renamed to %s (%s)", entry, path.Join(path.Dir(target), aside), why)}
+}
+
+// inside says whether git's directories for a repository are inside the
+// working directory and reached without a link.
+func (g *GitGuard) inside(paths ...string) bool {
+	root, err := os.Open(g.workdir)
+	if err != nil {
+		return false
+	}
+	defer root.Close()
+	for _, p := range paths {
+		rel, ok := g.relInside(p)
+		if !ok {
+			return false
+		}
+		d, err := nofollow.OpenDir(int(root.Fd()), rel)
+		if err != nil {
+			return false
+		}
+		unix.Close(d)
+	}
+	return true
+}
+
+// relInside is p relative to the working directory, slash-separated,
+// when it is inside it.
+func (g *GitGuard) relInside(p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	for _, base := range []string{g.workdir, resolved(g.workdir)} {
+		if rel, err := filepath.Rel(base, p); err == nil && within(base, p) {
+			return filepath.ToSlash(rel), rel != "."
+		}
+	}
+	return "", false
+}
+
+func (g *GitGuard) rel(p string) string {
+	if rel, ok := g.relInside(p); ok {
+		return rel
+	}
+	return p
+}
+
+func resolved(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// maxRepoScan bounds the folders findRepos reads.
+const maxRepoScan = maxProtectedScan
+
+// findRepos lists, relative to root and in a stable order, every path
+// under it where git finds a repository: each .git (a folder, a file or a
+// link) and each folder that is itself a bare repository (HEAD, objects
+// and refs). It reads folders only, never follows a link, and does not
+// enter what it found.
+func findRepos(root int) []string {
+	var out []string
+	queue := []string{""}
+	for scanned := 0; len(queue) > 0 && scanned < maxRepoScan; scanned++ {
+		rel := queue[0]
+		queue = queue[1:]
+		fd, err := nofollow.OpenDir(root, rel)
+		if err != nil {
+			continue
+		}
+		f := os.NewFile(uintptr(fd), rel)
+		entries, _ := f.ReadDir(-1)
+		f.Close()
+		if rel != "" && bareRepo(entries) {
+			out = append(out, rel)
+			continue
+		}
+		for _, e := range entries {
+			switch name := e.Name(); {
+			case name == ".git":
+				out = append(out, path.Join(rel, name))
+			case e.IsDir():
+				queue = append(queue, path.Join(rel, name))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// bareRepo says whether a folder's entries make it a repository to git.
+func bareRepo(entries []os.DirEntry) bool {
+	var head, objects, refs bool
+	for _, e := range entries {
+		switch e.Name() {
+		case "HEAD":
+			head = e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0
+		case "objects":
+			objects = e.IsDir()
+		case "refs":
+			refs = e.IsDir()
+		}
+	}
+	return head && objects && refs
+}
+
+// UndoProtected removes the protected paths (.chat, .envrc, a .git that
+// is a link) that are not among before: what is there runs outside any
+// box. It says what it removed.
+func UndoProtected(workdir string, before []string) []string {
+	rootDir, err := os.Open(workdir)
+	if err != nil {
+		return nil
+	}
+	defer rootDir.Close()
+	var undone []string
+	for _, p := range FindProtected(workdir) {
+		if (filepath.Base(p) != ".git" || isLink(p)) && !slices.Contains(before, p) {
+			if removeUnder(int(rootDir.Fd()), workdir, p) == nil {
+				rel, _ := filepath.Rel(workdir, p)
+				undone = append(undone, rel)
+			}
+		}
+	}
+	return undone
 }
 
 // removeUnder removes the protected path p under workdir (a folder with
@@ -244,101 +571,4 @@ func removeUnder(root int, workdir, p string) error {
 func isLink(p string) bool {
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode()&fs.ModeSymlink != 0
-}
-
-// configLine is one key of a git config file, with its section.
-type configLine struct {
-	line int
-	key  string // section[.subsection].key, lowercased but the subsection
-	val  string
-}
-
-// parseConfig reads the keys of a git config file, enough to find the
-// dangerous ones: "[section]" or "[section "sub"]" headers (a key may
-// follow on the same line), "key = value" and bare "key".
-func parseConfig(b []byte) []configLine {
-	var out []configLine
-	section, sub := "", ""
-	for i, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") {
-			end := strings.Index(line, "]")
-			if end < 0 {
-				continue
-			}
-			head := line[1:end]
-			line = strings.TrimSpace(line[end+1:])
-			section, sub = head, ""
-			if name, rest, ok := strings.Cut(head, " "); ok {
-				section, sub = name, strings.Trim(strings.TrimSpace(rest), `"`)
-			} else if name, rest, ok := strings.Cut(head, "."); ok { // [section.sub], the old form
-				section, sub = name, rest
-			}
-			section = strings.ToLower(section)
-		}
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		k, v, _ := strings.Cut(line, "=")
-		k = strings.ToLower(strings.TrimSpace(k))
-		full := section + "." + k
-		if sub != "" {
-			full = section + "." + sub + "." + k
-		}
-		out = append(out, configLine{line: i, key: full, val: strings.TrimSpace(v)})
-	}
-	return out
-}
-
-// dangerousKeys are the keys of a config that make git run a program, as
-// "key = value" so that a changed value counts as new.
-func dangerousKeys(b []byte) []string {
-	var out []string
-	for _, l := range parseConfig(b) {
-		if runsProgram(l) {
-			out = append(out, l.key+" = "+l.val)
-		}
-	}
-	return out
-}
-
-func runsProgram(l configLine) bool {
-	parts := strings.Split(l.key, ".")
-	section, key := parts[0], parts[len(parts)-1]
-	if section == "alias" {
-		return strings.HasPrefix(strings.Trim(l.val, `"`), "!")
-	}
-	for _, d := range gitRunsPrograms {
-		dp := strings.Split(d, ".")
-		switch {
-		case dp[0] != section:
-		case len(dp) == 2 && dp[1] == "*" && len(parts) >= 2:
-			return true // pager.<cmd>
-		case len(dp) == 2 && len(parts) == 2 && dp[1] == key:
-			return true
-		case len(dp) == 3 && len(parts) >= 3 && dp[2] == key:
-			return true
-		}
-	}
-	return false
-}
-
-// stripKeys drops the lines that set the given keys.
-func stripKeys(b []byte, keys []string) []byte {
-	drop := map[int]bool{}
-	for _, l := range parseConfig(b) {
-		if slices.Contains(keys, l.key+" = "+l.val) {
-			drop[l.line] = true
-		}
-	}
-	lines := strings.Split(string(b), "\n")
-	var kept []string
-	for i, line := range lines {
-		if !drop[i] {
-			kept = append(kept, line)
-		} else if strings.HasPrefix(strings.TrimSpace(line), "[") {
-			kept = append(kept, line[:strings.Index(line, "]")+1]) // keep the header, drop the key after it
-		}
-	}
-	return []byte(strings.Join(kept, "\n"))
 }

@@ -35,6 +35,7 @@ func (*Box) Engine() Engine      { return Plain }
 func (*Box) Protected() []string { return nil }
 func (*Box) Close()              {}
 func (*Box) Alive() bool         { return false }
+func (*Box) Busy() bool          { return false }
 func (*Box) Run(context.Context, []string, []string, string, io.Writer, time.Duration) (int, error) {
 	return 0, errors.New("no sandbox on this system")
 }

@@ -1,0 +1,153 @@
+//go:build linux
+
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/asuser"
+	"github.com/chatrepl/chat/internal/oaitest"
+	"github.com/chatrepl/chat/tool/sandbox"
+)
+
+// gitRoutes are the boxed commands that leave git config which runs a
+// program by a route git reads and a parser of ours did not: each names
+// the folder where the person then runs git, and the marker its program
+// would touch.
+func gitRoutes(out string) map[string]string {
+	return map[string]string{
+		// (a) extensions.worktreeConfig and .git/config.worktree
+		"ra": "git init -q ra && git -C ra config core.repositoryformatversion 1 && git -C ra config extensions.worktreeConfig true && printf '[core]\\n\\tfsmonitor = touch " + out + "-a\\n' > ra/.git/config.worktree",
+		// (b) .git/commondir pointing to a repository nobody reads
+		"rb": "git init -q rb && mv rb/.git sb && mkdir rb/.git && cp sb/HEAD rb/.git/ && echo ../../sb > rb/.git/commondir && printf '[core]\\n\\tfsmonitor = touch " + out + "-b\\n' >> sb/config",
+		// (c) a .git file whose gitdir: goes through a link
+		"rc": "git init -q tc && mv tc/.git cdata && rmdir tc && printf '[core]\\n\\tfsmonitor = touch " + out + "-c\\n' >> cdata/config && ln -s cdata clink && mkdir rc && echo 'gitdir: ../clink' > rc/.git",
+		// (e) the same in a subfolder of the existing repository
+		"src/deep": "git init -q te && mv te/.git edata && rmdir te && printf '[core]\\n\\tfsmonitor = touch " + out + "-e\\n' >> edata/config && ln -s edata elink && mkdir -p src/deep && echo \"gitdir: $PWD/elink\" > src/deep/.git",
+		// (f) a UTF-8 BOM before the first section
+		"rf": "git init -q rf && { printf '\\357\\273\\277[core]\\n\\tfsmonitor = touch " + out + "-f\\n'; cat rf/.git/config; } > rf.cfg && mv rf.cfg rf/.git/config",
+		// (g) ssh signing's key command, with signing on
+		"rg": "git init -q rg && git -C rg config gpg.format ssh && git -C rg config gpg.ssh.defaultKeyCommand 'sh -c \"touch " + out + "-g; echo key::ssh-ed25519 AAAA\"' && git -C rg config commit.gpgSign true",
+		// (i) a trailer's command
+		"ri": "git init -q ri && git -C ri config trailer.sign.command 'touch " + out + "-i' && git -C ri config trailer.sign.ifmissing add && git -C ri config trailer.sign.where end",
+		// and a repository made as work is made: its settings stay
+		"rk": "git init -q rk && git -C rk config user.name bot && git -C rk remote add origin https://example.invalid/x.git",
+	}
+}
+
+// personUsesGit is what the person types in a folder after chat: git
+// status, a commit, a commit with a trailer.
+const personUsesGit = "git status >/dev/null 2>&1; GIT_AUTHOR_NAME=p GIT_AUTHOR_EMAIL=p@x GIT_COMMITTER_NAME=p GIT_COMMITTER_EMAIL=p@x git commit -q --allow-empty -m x >/dev/null 2>&1; " +
+	"GIT_AUTHOR_NAME=p GIT_AUTHOR_EMAIL=p@x GIT_COMMITTER_NAME=p GIT_COMMITTER_EMAIL=p@x git commit -q --allow-empty -m y --trailer 'sign: p' >/dev/null 2>&1; true"
+
+// TestGitRoutesFailAsEveryUser: chat -p, as root and as an ordinary user,
+// with bubblewrap and with chat's own namespaces, runs the commands that
+// leave config git would run; then the person runs git in each folder,
+// outside any box. No program of the model's runs (by outcome: no marker
+// outside the box), and what work needs (a name, a remote) stays.
+func TestGitRoutesFailAsEveryUser(t *testing.T) {
+	t.Parallel()
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no Landlock here")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git (apt-get install git)")
+	}
+	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
+	if p := sandbox.FindBwrap(""); p != "" {
+		bwraps["with bubblewrap"] = p
+	}
+	for _, u := range asuser.Both(t) {
+		for name, bwrap := range bwraps {
+			t.Run(fmt.Sprintf("%s/%s", u.Name, name), func(t *testing.T) {
+				t.Parallel()
+				w := newGitWorld(t, u, bwrap)
+				routes := gitRoutes(filepath.Join(w.outside, "pwned"))
+				var lines []string
+				for _, l := range routes {
+					lines = append(lines, l)
+				}
+				srv := oaitest.New(t)
+				srv.SetFallback(shellCalls(lines, nil))
+				stdout, stderr, _ := w.chat(t, srv, "--max-steps", "40", "-p", "go")
+				if !strings.Contains(stdout, "done") {
+					t.Fatalf("chat did not answer:\n%s\n%s", stdout, stderr)
+				}
+				for dir := range routes {
+					if out, err := w.as(exec.Command("bash", "-c", "cd "+filepath.Join(w.work, dir)+" && "+personUsesGit)).CombinedOutput(); err != nil {
+						t.Fatalf("git in %s: %v %s", dir, err, out)
+					}
+				}
+				w.noMarkers(t, stderr)
+				if out, _ := w.as(exec.Command("git", "-C", filepath.Join(w.work, "rk"), "config", "user.name")).Output(); strings.TrimSpace(string(out)) != "bot" {
+					t.Errorf("a plain setting (user.name) was undone: %q", out)
+				}
+				if out, _ := w.as(exec.Command("git", "-C", filepath.Join(w.work, "rk"), "remote", "get-url", "origin")).Output(); !strings.Contains(string(out), "example.invalid") {
+					t.Errorf("a remote was undone: %q", out)
+				}
+				// The model was told what was undone, and why.
+				var told strings.Builder
+				for _, r := range srv.Requests() {
+					for _, m := range r.Messages {
+						told.WriteString(m.Text())
+					}
+				}
+				if !strings.Contains(told.String(), "chat undid") || !strings.Contains(told.String(), "fsmonitor") {
+					t.Errorf("the model was not told what was undone")
+				}
+			})
+		}
+	}
+}
+
+// gitWorld is a person's home and a repository to work in, theirs.
+type gitWorld struct {
+	*userWorld
+	bin string
+}
+
+func newGitWorld(t *testing.T, u asuser.User, bwrap string) *gitWorld {
+	t.Helper()
+	base := asuser.DirIn(t, "/var/tmp", asuser.Current())
+	w := &userWorld{u: u, base: base, home: filepath.Join(base, "home"), work: filepath.Join(base, "work"), outside: filepath.Join(base, "outside")}
+	for _, d := range []string{w.home + "/.config/chat", w.work + "/.git/hooks", w.work + "/src", w.outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(w.home, ".config/chat/config.toml"), []byte(fmt.Sprintf("[sandbox]\nbwrap = %q\n", bwrap)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "init", "-q", w.work).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	asuser.Give(t, u, base)
+	return &gitWorld{userWorld: w, bin: asuser.Executable(t, u, cmp.Or(os.Getenv("CHAT_ATTACK_BIN"), chatBin))}
+}
+
+// chat runs chat in the work folder as the person, against srv.
+func (w *gitWorld) chat(t *testing.T, srv *oaitest.Server, args ...string) (stdout, stderr string, code int) {
+	cmd := w.as(exec.Command(w.bin, args...))
+	cmd.Dir = w.work
+	cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret")
+	return run(t, cmd)
+}
+
+// noMarkers fails t when a program of the model's ran outside the box.
+func (w *gitWorld) noMarkers(t *testing.T, stderr string) {
+	t.Helper()
+	entries, _ := os.ReadDir(w.outside)
+	var ran []string
+	for _, e := range entries {
+		ran = append(ran, e.Name())
+	}
+	if len(ran) > 0 {
+		t.Errorf("as %s, the person's git ran the model's program: %v\nstderr:\n%s", w.u.Name, ran, stderr)
+	}
+}
