@@ -36,7 +36,7 @@ type Confinement struct {
 	Guarded func(note string)
 
 	mu     sync.Mutex
-	git    *gitWatch // made at the first boxed command
+	git    *gitWatch             // made at the first boxed command
 	tmpDir string                // the box's own /tmp, made at the first start
 	said   bool                  // Started was called
 	boxes  map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
