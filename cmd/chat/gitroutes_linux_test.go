@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -149,5 +150,88 @@ func (w *gitWorld) noMarkers(t *testing.T, stderr string) {
 	}
 	if len(ran) > 0 {
 		t.Errorf("as %s, the person's git ran the model's program: %v\nstderr:\n%s", w.u.Name, ran, stderr)
+	}
+}
+
+// TestGitPlantedByAJobWhileTheREPLIsIdle: a background job (and a child a
+// command left running with &) plants config after its call returned,
+// while the REPL sits idle; the person's git status from another
+// terminal then runs nothing of the model's, as root and as an ordinary
+// user, with bubblewrap and with chat's own namespaces. The REPL says
+// what it undid.
+func TestGitPlantedByAJobWhileTheREPLIsIdle(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no Landlock here")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git (apt-get install git)")
+	}
+	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
+	if p := sandbox.FindBwrap(""); p != "" {
+		bwraps["with bubblewrap"] = p
+	}
+	for _, u := range asuser.Both(t) {
+		for name, bwrap := range bwraps {
+			t.Run(fmt.Sprintf("%s/%s", u.Name, name), func(t *testing.T) {
+				t.Parallel()
+				w := newGitWorld(t, u, bwrap)
+				sock := filepath.Join(w.base, "tmux")
+				tmux := func(args ...string) string {
+					out, err := w.as(exec.Command("tmux", append([]string{"-S", sock}, args...)...)).CombinedOutput()
+					if err != nil {
+						t.Fatalf("tmux %v: %v %s", args, err, out)
+					}
+					return string(out)
+				}
+				tmux("new-session", "-d", "-s", "person", "-x", "160", "-y", "50", "bash --norc --noprofile")
+				t.Cleanup(func() { _ = w.as(exec.Command("tmux", "-S", sock, "kill-server")).Run() })
+				out := filepath.Join(w.outside, "pwned")
+				srv := oaitest.New(t,
+					bgCall("c1", "(sleep 2; git init -q rl && git -C rl config core.fsmonitor 'touch "+out+"-left' && touch planted-left; sleep 300) > /dev/null 2>&1 &", false),
+					oaitest.Answer{Text: "left it running"},
+					bgCall("j1", "sleep 2; git init -q rj && git -C rj config core.fsmonitor 'touch "+out+"-job' && touch planted-job; exec sleep 300", true),
+					oaitest.Answer{Text: "started it"})
+				tmux("send-keys", "-t", "person", fmt.Sprintf("cd %s && OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model OPENAI_API_KEY=sk-test-secret %s", w.work, srv.BaseURL(), w.bin), "Enter")
+				screen := func() string { return tmux("capture-pane", "-p", "-J", "-t", "person", "-S", "-200") }
+				waitScreen := func(what string) bool {
+					for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+						if strings.Contains(screen(), what) {
+							return true
+						}
+					}
+					return false
+				}
+				if !waitScreen("Ask anything") {
+					t.Fatalf("the REPL did not start:\n%s", screen())
+				}
+				told := true
+				// First what a command left running with &, then a job: each
+				// plants after its call returned, while the REPL is idle.
+				for _, step := range []struct{ ask, answer, dir string }{{"leave something", "left it running", "rl"}, {"start a job", "started it", "rj"}} {
+					tmux("send-keys", "-t", "person", step.ask, "Enter")
+					if !waitScreen(step.answer) {
+						t.Fatalf("the turn did not end:\n%s", screen())
+					}
+					planted := filepath.Join(w.work, "planted-"+map[string]string{"rl": "left", "rj": "job"}[step.dir])
+					for deadline := time.Now().Add(60 * time.Second); !fileExists(planted); time.Sleep(50 * time.Millisecond) {
+						if time.Now().After(deadline) {
+							t.Fatalf("nothing was planted in %s:\n%s", step.dir, screen())
+						}
+					}
+					// The person uses git in another terminal once chat had a
+					// chance to look (the outcome is checked either way).
+					told = waitScreen(step.dir+"/.git/config") && told
+					if o, err := w.as(exec.Command("bash", "-c", "cd "+filepath.Join(w.work, step.dir)+" && "+personUsesGit)).CombinedOutput(); err != nil {
+						t.Fatalf("git in %s: %v %s", step.dir, err, o)
+					}
+				}
+				w.noMarkers(t, screen())
+				if !told {
+					t.Errorf("the REPL did not say what it undid:\n%s", screen())
+				}
+			})
+		}
 	}
 }

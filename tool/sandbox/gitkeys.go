@@ -21,7 +21,7 @@ var gitSafeKeys = []string{
 	"core.commitgraph", "core.multipackindex", "core.longpaths", "core.excludesfile",
 	"core.attributesfile", "core.commentchar", "core.preloadindex", "core.packedgitlimit",
 	"extensions.objectformat", "extensions.worktreeconfig", "extensions.preciousobjects",
-	"extensions.partialclone", "extensions.refstorage", "extensions.noop",
+	"extensions.partialclone", "extensions.refstorage",
 	"remote.*.url", "remote.*.pushurl", "remote.*.fetch", "remote.*.push", "remote.*.tagopt",
 	"remote.*.prune", "remote.*.prunetags", "remote.*.mirror", "remote.*.skipdefaultupdate",
 	"remote.*.promisor", "remote.*.partialclonefilter",
