@@ -35,6 +35,8 @@ type voice struct {
 	// untrusted are the project's hooks waiting for the person's trust
 	// (nil: none, or already trusted).
 	untrusted *projectHooks
+	// boxed: the hooks run in the sandbox (but those set to "off").
+	boxed bool
 }
 
 // projectVoice reads the project's instructions (unless turned off) and
@@ -60,6 +62,7 @@ func projectVoice(env Env, cfg config.Config, host *sessionHost) (voice, error) 
 	runner.Session = host.transcript
 	runner.Report = func(s string) { fmt.Fprintln(env.Stderr, "chat: "+s) }
 	v.hooks = runner
+	v.boxed = cfg.Sandbox.Mode != "off"
 	ph, err := loadProjectHooks(root)
 	if err != nil {
 		return v, err
@@ -110,7 +113,7 @@ func configHooks(h config.Hooks, source string) []hook.Hook {
 	var out []hook.Hook
 	for _, event := range config.HookEvents {
 		for _, c := range h[event] {
-			out = append(out, hook.Hook{Event: event, Matcher: c.Matcher, Command: c.Command, Timeout: c.Timeout, Source: source})
+			out = append(out, hook.Hook{Event: event, Matcher: c.Matcher, Command: c.Command, Timeout: c.Timeout, Source: source, Unboxed: c.Sandbox == "off"})
 		}
 	}
 	return out
@@ -313,7 +316,14 @@ func askTrust(ctx context.Context, getenv func(string) string, a IdleAsker, v vo
 func (v voice) hookList() string {
 	var b strings.Builder
 	for _, h := range v.hooks.List() {
-		fmt.Fprintf(&b, "%-16s %-20s %s  (%s)\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Source)
+		where := "in the sandbox"
+		switch {
+		case h.Unboxed:
+			where = "OUTSIDE the sandbox (sandbox = \"off\")"
+		case !v.boxed:
+			where = "outside (no sandbox in this run)"
+		}
+		fmt.Fprintf(&b, "%-16s %-20s %s  (%s; %s)\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Source, where)
 	}
 	if p := v.untrusted; p != nil {
 		if p.changed != "" {

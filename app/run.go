@@ -138,6 +138,13 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	if r.voice, err = projectVoice(spec.Env, spec.Config, r.host); err != nil {
 		return err
 	}
+	// Hooks run in the box, as commands do: never, outside, what a boxed
+	// command wrote.
+	if shell.Boxed() {
+		r.voice.hooks.InBox = shell.RunHook
+	} else {
+		r.voice.boxed = false
+	}
 	if shell.AsksEveryCommand() {
 		fmt.Fprintf(spec.Env.Stderr, "chat: %s\n", shell.Describe())
 	}

@@ -23,6 +23,7 @@ var HookEvents = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "Pos
 //	matcher = "run_shell|write_file"   # a regular expression on the tool name ("" or "*": all)
 //	command = "./scripts/policy-check" # run with sh -c in the working directory
 //	timeout = "10s"                    # default 60s
+//	sandbox = "off"                    # run outside the sandbox (default: in it)
 type Hooks map[string][]Hook
 
 // Hook is one command at one event.
@@ -30,6 +31,10 @@ type Hook struct {
 	Matcher string        `toml:"matcher"`
 	Command string        `toml:"command"`
 	Timeout time.Duration `toml:"timeout"`
+	// Sandbox "off" runs the hook outside the box (the person's explicit
+	// choice: what it reads in the workspace, a command may have written);
+	// "" or "on" runs it in the box, as commands run.
+	Sandbox string `toml:"sandbox"`
 }
 
 // Check says what is wrong with the hooks, nil when nothing.
@@ -46,6 +51,9 @@ func (h Hooks) Check() error {
 				if _, err := regexp.Compile(hk.Matcher); err != nil {
 					return fmt.Errorf("hooks.%s[%d]: matcher %q: %v", event, i, hk.Matcher, err)
 				}
+			}
+			if hk.Sandbox != "" && hk.Sandbox != "on" && hk.Sandbox != "off" {
+				return fmt.Errorf("hooks.%s[%d]: sandbox %q: use \"on\" (the default) or \"off\"", event, i, hk.Sandbox)
 			}
 			if hk.Timeout < 0 {
 				return fmt.Errorf("hooks.%s[%d]: timeout must be positive", event, i)

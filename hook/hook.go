@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrepl/chat/internal/clip"
 	"github.com/chatrepl/chat/tool"
+	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // DefaultTimeout bounds a hook that sets none.
@@ -31,9 +32,12 @@ type Hook struct {
 	Command string
 	Timeout time.Duration
 	Source  string // where it was configured: "config" or a project file
+	// Unboxed runs it outside the sandbox (sandbox = "off"); else it runs
+	// in the box when the runner has one (InBox).
 	// Scripts are the files in the working directory the command names
 	// (see Scripts): it runs only while each is as pinned.
 	Scripts []string
+	Unboxed bool
 	match   *regexp.Regexp
 }
 
@@ -84,8 +88,16 @@ type Runner struct {
 	// → new digest) may run, and remembers a yes; nil refuses (print
 	// mode, ACP: no one to ask).
 	Retrust func(ctx context.Context, h Hook, changed map[string]string) bool
-	pins    map[string]string // script → the digest the person trusted
+	// InBox runs a hook's command in the run's sandbox, as commands run
+	// (the workspace writable, no network, no credentials): a hook then
+	// never runs, outside, what a boxed command wrote (a Makefile, a
+	// package.json script). nil: there is no box, hooks run outside.
+	InBox func(ctx context.Context, dir string, env []string, command string, std sandbox.IO) (int, error)
+	pins  map[string]string // script → the digest the person trusted
 }
+
+// Boxed reports whether h runs in the sandbox.
+func (r *Runner) Boxed(h Hook) bool { return r.InBox != nil && !h.Unboxed }
 
 // New is a runner for hooks, run in dir with env.
 func New(hooks []Hook, dir string, env []string) (*Runner, error) {
@@ -219,20 +231,32 @@ func (r *Runner) runOne(ctx context.Context, h Hook, in Input, out *Outcome) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
-	cmd := tool.HostCommand(ctx, r.Dir, r.Env, "sh", "-c", h.Command)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.Stdout, cmd.Stderr = &limited{b: &stdout}, &limited{b: &stderr}
-	err = cmd.Run()
+	std := sandbox.IO{Stdin: bytes.NewReader(stdin), Stdout: &limited{b: &stdout}, Stderr: &limited{b: &stderr}}
+	if r.Boxed(h) {
+		var code int
+		if code, err = r.InBox(ctx, r.Dir, r.Env, h.Command, std); err == nil && code != 0 {
+			err = exitStatus(code)
+		}
+	} else {
+		cmd := tool.HostCommand(ctx, r.Dir, r.Env, "sh", "-c", h.Command)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = std.Stdin, std.Stdout, std.Stderr
+		if err = cmd.Run(); err != nil {
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				err = exitStatus(exit.ExitCode())
+			}
+		}
+	}
 	name := fmt.Sprintf("hook %s %q", h.Event, clip.String(h.Command, 80))
-	var exit *exec.ExitError
+	var exit exitStatus
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		out.Notes = append(out.Notes, fmt.Sprintf("%s timed out after %s and was stopped; it decided nothing", name, h.Timeout))
 		return
 	case ctx.Err() != nil:
 		return // the turn was cancelled
-	case errors.As(err, &exit) && exit.ExitCode() == 2:
+	case errors.As(err, &exit) && exit == 2:
 		out.Blocked = true
 		out.Reason = strings.TrimSpace(stderr.String())
 		if out.Reason == "" {
@@ -257,6 +281,11 @@ func (r *Runner) runOne(ctx context.Context, h Hook, in Input, out *Outcome) {
 		out.Context = joinLines(out.Context, text)
 	}
 }
+
+// exitStatus is a hook that exited with a status other than 0.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 // input is the JSON a hook reads.
 func (r *Runner) input(in Input) ([]byte, error) {

@@ -2,11 +2,13 @@ package tool
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
 	"net/url"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -320,4 +322,25 @@ func isSecretValue(v string, secrets []string) bool {
 		}
 	}
 	return false
+}
+
+// RunHook runs a hook's command in the box, as commands run (the
+// repositories guarded the same way), with its streams apart; what the
+// guard undid is said as for a job. For hook.Runner's InBox.
+func (c *Confinement) RunHook(ctx context.Context, dir string, env []string, command string, std sandbox.IO) (int, error) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		return 0, err
+	}
+	protected := sandbox.FindProtected(c.Spec.Workdir)
+	watch := c.gitWatch()
+	watch.before()
+	box, err := c.runningWith(true, protected)
+	if err != nil {
+		watch.report(watch.after())
+		return 0, fmt.Errorf("the sandbox could not start, so the hook was not run: %w", err)
+	}
+	code, err := box.RunIO(ctx, []string{sh, "-c", command}, env, dir, std, shellWaitDelay)
+	watch.report(append(sandbox.UndoProtected(c.Spec.Workdir, protected), watch.after()...))
+	return code, err
 }

@@ -71,7 +71,13 @@ type hookWorld struct {
 }
 
 func newHookWorld(t *testing.T, hooksTOML string) hookWorld {
-	w := hookWorld{home: t.TempDir(), dir: t.TempDir(), traces: t.TempDir()}
+	// The traces are in the working directory: hooks run in the sandbox,
+	// which writes only there.
+	w := hookWorld{home: t.TempDir(), dir: t.TempDir()}
+	w.traces = filepath.Join(w.dir, "traces")
+	if err := os.Mkdir(w.traces, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	writeConfig(t, w.home, strings.ReplaceAll(hooksTOML, "TRACES", w.traces))
 	return w
 }
@@ -315,7 +321,9 @@ func TestProjectHooksRunFromASubfolder(t *testing.T) {
 	t.Parallel()
 	w := newHookWorld(t, "")
 	_ = os.MkdirAll(filepath.Join(w.dir, ".git"), 0o755)
-	mkfile(t, filepath.Join(w.dir, ".chat", "hooks.toml"), fmt.Sprintf("[[hooks.UserPromptSubmit]]\ncommand = \"touch %s/ran\"\n", w.traces))
+	// It runs in the project's root, in the box of the session's folder:
+	// what it writes goes there.
+	mkfile(t, filepath.Join(w.dir, ".chat", "hooks.toml"), "[[hooks.UserPromptSubmit]]\ncommand = \"touch pkg/deep/ran\"\n")
 	sub := filepath.Join(w.dir, "pkg", "deep")
 	_ = os.MkdirAll(sub, 0o755)
 	w.dir = sub
@@ -323,7 +331,7 @@ func TestProjectHooksRunFromASubfolder(t *testing.T) {
 		t.Fatalf("chat hooks trust from a subfolder: %d\n%s\n%s", code, out, errOut)
 	}
 	srv := oaitest.New(t, oaitest.Answer{Text: "ok"})
-	if _, errOut, code := w.chat(t, srv, "-p", "hi"); code != 0 || !fileExists(filepath.Join(w.traces, "ran")) {
+	if _, errOut, code := w.chat(t, srv, "-p", "hi"); code != 0 || !fileExists(filepath.Join(sub, "ran")) {
 		t.Fatalf("the project's hook did not run from a subfolder (exit %d):\n%s", code, errOut)
 	}
 }

@@ -105,7 +105,7 @@ func TestTUIProjectHooksAskForTrust(t *testing.T) {
 	traces := t.TempDir()
 	setup := func(dir string) {
 		mkfile(t, filepath.Join(dir, ".chat", "hooks.toml"),
-			"[[hooks.UserPromptSubmit]]\ncommand = \"touch "+traces+"/ran\"\n")
+			"[[hooks.UserPromptSubmit]]\ncommand = \"touch "+traces+"/ran\"\nsandbox = \"off\"\n") // it writes outside
 	}
 	home := t.TempDir()
 	srv := oaitest.New(t)

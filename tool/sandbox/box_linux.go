@@ -439,16 +439,22 @@ func (r *reaper) reap() {
 // fds[1]: the exit status, or nothing if chat hung up first, in which
 // case the command's whole process group is killed.
 func (r *reaper) run(req request, fds []int) {
-	if len(fds) != 2 {
+	if len(fds) != 2 && len(fds) != 4 {
 		for _, fd := range fds {
 			unix.Close(fd)
 		}
 		return
 	}
+	// out and the reply socket; then, when the streams are apart, stdin
+	// and stderr.
 	out, replyFD := fds[0], fds[1]
 	defer unix.Close(replyFD)
-	null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
+	errFD := out
+	var null int
+	var err error
+	if len(fds) == 4 {
+		null, errFD = fds[2], fds[3]
+	} else if null, err = unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
 		unix.Close(out)
 		_ = send(replyFD, reply{Error: err.Error()}, nil)
 		return
@@ -468,7 +474,7 @@ func (r *reaper) run(req request, fds []int) {
 	// A session of its own: no controlling terminal, so nothing a command
 	// does reaches the person's (no /dev/tty, no keys pushed into it).
 	pid, err := syscall.ForkExec(req.Argv[0], req.Argv, &syscall.ProcAttr{
-		Dir: req.Dir, Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(out)},
+		Dir: req.Dir, Env: env, Files: []uintptr{uintptr(null), uintptr(out), uintptr(errFD)},
 		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	})
 	if err == nil {
@@ -477,6 +483,9 @@ func (r *reaper) run(req request, fds []int) {
 	r.mu.Unlock()
 	unix.Close(null)
 	unix.Close(out)
+	if errFD != out {
+		unix.Close(errFD)
+	}
 	if err != nil {
 		_ = send(replyFD, reply{Error: fmt.Sprintf("starting %s: %v", req.Argv[0], err)}, nil)
 		return

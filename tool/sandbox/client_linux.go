@@ -279,32 +279,106 @@ const killConfirmWait = 2 * time.Second
 // background may hold the output open). When ctx is done the command's
 // process group is killed.
 func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Writer, waitDelay time.Duration) (int, error) {
+	return b.RunIO(ctx, argv, env, dir, IO{Stdout: out}, waitDelay)
+}
+
+// IO is a command's standard streams: Stdin (nil: /dev/null) is copied
+// in, Stdout out, and Stderr apart from it (nil: with Stdout).
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// RunIO is Run with the streams apart: a hook reads its JSON on stdin and
+// answers on stdout, its reason on stderr.
+func (b *Box) RunIO(ctx context.Context, argv, env []string, dir string, std IO, waitDelay time.Duration) (int, error) {
 	if !b.Alive() {
 		return 0, ErrBoxGone
 	}
-	pr, pw, err := os.Pipe()
+	var closers []*os.File
+	closeAll := func() {
+		for _, f := range closers {
+			f.Close()
+		}
+		closers = nil
+	}
+	pipe := func() (r, w *os.File, err error) {
+		if r, w, err = os.Pipe(); err == nil {
+			closers = append(closers, w)
+		}
+		return r, w, err
+	}
+	pr, pw, err := pipe()
 	if err != nil {
 		return 0, err
+	}
+	fds := []int{int(pw.Fd())}
+	readers := []struct {
+		r *os.File
+		w io.Writer
+	}{{pr, std.Stdout}}
+	var stdinW *os.File
+	if std.Stdin != nil || std.Stderr != nil {
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			pr.Close()
+			return 0, err
+		}
+		closers = append(closers, inR)
+		stdinW = inW
+		if std.Stdin == nil {
+			inW.Close()
+			stdinW = nil
+		}
+		er, ew, err := pipe()
+		if err != nil {
+			closeAll()
+			pr.Close()
+			return 0, err
+		}
+		readers = append(readers, struct {
+			r *os.File
+			w io.Writer
+		}{er, std.Stderr})
+		fds = append(fds, int(inR.Fd()), int(ew.Fd()))
 	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		pr.Close()
-		pw.Close()
+		closeAll()
 		return 0, err
 	}
 	mine := pair[0]
-	err = send(b.ctl, request{Argv: argv, Env: env, Dir: dir}, []int{int(pw.Fd()), pair[1]})
-	pw.Close()
+	// The reply socket goes second: a box of an older build takes two.
+	fds = append(fds[:1], append([]int{pair[1]}, fds[1:]...)...)
+	err = send(b.ctl, request{Argv: argv, Env: env, Dir: dir}, fds)
+	closeAll()
 	unix.Close(pair[1])
 	if err != nil {
-		pr.Close()
+		for _, r := range readers {
+			r.r.Close()
+		}
+		if stdinW != nil {
+			stdinW.Close()
+		}
 		unix.Close(mine)
 		b.gone.Store(true)
 		return 0, fmt.Errorf("%w (%v)", ErrBoxGone, err)
 	}
+	if stdinW != nil {
+		go func() {
+			_, _ = io.Copy(stdinW, std.Stdin)
+			stdinW.Close()
+		}()
+	}
 	copied := make(chan struct{})
 	go func() {
-		_, _ = io.Copy(out, pr)
+		var wg sync.WaitGroup
+		for _, r := range readers[1:] {
+			wg.Go(func() { _, _ = io.Copy(r.w, r.r) })
+		}
+		_, _ = io.Copy(std.Stdout, pr)
+		wg.Wait()
 		close(copied)
 	}()
 	answered := make(chan reply, 1)
@@ -341,7 +415,9 @@ func (b *Box) Run(ctx context.Context, argv, env []string, dir string, out io.Wr
 	case <-copied:
 	case <-time.After(waitDelay):
 	}
-	pr.Close()
+	for _, r := range readers {
+		r.r.Close()
+	}
 	<-copied
 	if ctx.Err() != nil {
 		return 0, ctx.Err()

@@ -36,6 +36,16 @@ func (*Box) Protected() []string { return nil }
 func (*Box) Close()              {}
 func (*Box) Alive() bool         { return false }
 func (*Box) Busy() bool          { return false }
+// IO is a command's standard streams.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+func (*Box) RunIO(context.Context, []string, []string, string, IO, time.Duration) (int, error) {
+	return 0, errors.New("no sandbox on this system")
+}
+
 func (*Box) Run(context.Context, []string, []string, string, io.Writer, time.Duration) (int, error) {
 	return 0, errors.New("no sandbox on this system")
 }
