@@ -258,7 +258,7 @@ func retrust(getenv func(string) string, a tool.Approver) func(context.Context, 
 		files := slices.Sorted(maps.Keys(changed))
 		req := tool.Request{Tool: "hook", NoModel: true, Granted: "✓ trusted the changed " + strings.Join(files, ", "),
 			Review: tool.Review{NeedsApproval: true,
-				Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you, outside the sandbox",
+				Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you"+where(h),
 				Detail:  h.Command}}
 		dec, err := a.Approve(ctx, req)
 		if err != nil || dec.Verdict == tool.Deny {
@@ -267,6 +267,14 @@ func retrust(getenv func(string) string, a tool.Approver) func(context.Context, 
 		_ = trustStore(getenv).pin(changed)
 		return true
 	}
+}
+
+// where says where a hook runs, for a question about it.
+func where(h hook.Hook) string {
+	if h.Unboxed {
+		return ", outside the sandbox (sandbox = \"off\")"
+	}
+	return ", in the sandbox"
 }
 
 // untrustedNote is what a front end without a prompt says of project
@@ -281,10 +289,10 @@ func untrustedNote(p *projectHooks) string {
 // question is what the person is shown to decide on trusting p.
 func (p *projectHooks) question() (summary, detail string) {
 	if p.changed != "" {
-		return "run this project's hooks? " + config.ProjectHooksFile + " changed since you trusted it; they run as you, outside the sandbox",
+		return "run this project's hooks? " + config.ProjectHooksFile + " changed since you trusted it; they run as you, in the sandbox unless one says sandbox = \"off\"",
 			p.path + " changed since you trusted it:\n" + strings.TrimRight(p.changed, "\n") + "\n\nnow:\n" + p.describe()
 	}
-	return "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, outside the sandbox", p.path + ":\n" + p.describe()
+	return "run this project's hooks (" + config.ProjectHooksFile + ")? They run as you, in the sandbox unless one says sandbox = \"off\"", p.path + ":\n" + p.describe()
 }
 
 // askTrust asks the person, through the REPL's approval prompt, whether
@@ -448,7 +456,7 @@ func (h *Hooks) Trust() (string, error) {
 		if err := trustStore(h.getenv).trust(p); err != nil {
 			return b.String(), err
 		}
-		fmt.Fprintf(&b, "trusted %s; these run from now on, as you, outside the sandbox:\n%s\n", p.path, p.describe())
+		fmt.Fprintf(&b, "trusted %s; these run from now on, as you (in the sandbox unless one says sandbox = \"off\"):\n%s\n", p.path, p.describe())
 	}
 	return b.String(), nil
 }

@@ -13,8 +13,9 @@ import (
 	"github.com/chatrepl/chat/internal/regular"
 )
 
-// A hook runs outside the box, but the script it names may lie in the
-// working directory, where a boxed command can rewrite it. So a hook
+// A hook may run outside the box (sandbox = "off", or no box), and the
+// script it names may lie in the working directory, where a boxed
+// command can rewrite it. So a hook
 // runs only while each such script is what the person trusted: its
 // SHA-256 is pinned when they trust it, and a changed script asks again
 // (or is refused where no one can be asked).
