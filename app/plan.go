@@ -60,9 +60,38 @@ func (r *Run) SetPlanning(on bool) error {
 			policy.SetPlanning(false)
 			return fmt.Errorf("plan mode could not start: %w", err)
 		}
+		// What already runs and may write (a job, what a command left
+		// running) is stopped until plan mode ends.
+		if n := r.shell.FreezeWriters(); n > 0 {
+			r.jobs.SetFrozen(true)
+			// Said from another goroutine: a front end calls SetPlanning
+			// from its own loop, which is where what is said arrives.
+			go r.say(fmt.Sprintf("plan mode: %s that could write stopped until plan mode ends (/go or leaving plan mode continues %s)", processes(n), them(n)))
+		}
 		return nil
 	}
-	return r.shell.SetMode(r.boxBeforePlan) // failing, it stays read-only
+	err := r.shell.SetMode(r.boxBeforePlan) // failing, it stays read-only
+	if err == nil {
+		if n := r.shell.ThawWriters(); n > 0 {
+			go r.say(fmt.Sprintf("plan mode ended: %s continued", processes(n)))
+		}
+		r.jobs.SetFrozen(false)
+	}
+	return err
+}
+
+func processes(n int) string {
+	if n == 1 {
+		return "1 running process"
+	}
+	return fmt.Sprintf("%d running processes", n)
+}
+
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // Planning reports whether plan mode is on.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/chatrepl/chat/tool/sandbox"
 )
@@ -39,6 +40,7 @@ type Confinement struct {
 
 	mu     sync.Mutex
 	git    *gitWatch             // made at the first boxed command
+	frozen bool                  // FreezeWriters stopped processes
 	tmpDir string                // the box's own /tmp, made at the first start
 	said   bool                  // Started was called
 	boxes  map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
@@ -343,4 +345,50 @@ func (c *Confinement) RunHook(ctx context.Context, dir string, env []string, com
 	code, err := box.RunIO(ctx, []string{sh, "-c", command}, env, dir, std, shellWaitDelay)
 	watch.report(append(sandbox.UndoProtected(c.Spec.Workdir, protected), watch.after()...))
 	return code, err
+}
+
+// FreezeWriters stops every process of the run that could write: what
+// runs in a writable box (a job, what a command left running) and in the
+// plain one (what the person let out of the box). Plan mode holds for
+// them too; ThawWriters continues them. It says how many it stopped.
+func (c *Confinement) FreezeWriters() int {
+	n := 0
+	for _, b := range c.writers() {
+		n += b.Signal(syscall.SIGSTOP)
+	}
+	c.mu.Lock()
+	c.frozen = c.frozen || n > 0
+	c.mu.Unlock()
+	return n
+}
+
+// ThawWriters continues what FreezeWriters stopped.
+func (c *Confinement) ThawWriters() int {
+	c.mu.Lock()
+	frozen := c.frozen
+	c.frozen = false
+	c.mu.Unlock()
+	if !frozen {
+		return 0
+	}
+	n := 0
+	for _, b := range c.writers() {
+		n += b.Signal(syscall.SIGCONT)
+	}
+	return n
+}
+
+// writers are the boxes whose processes may write: all but a read-only
+// box in force.
+func (c *Confinement) writers() []*sandbox.Box {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := slices.Clone(c.retired)
+	if b := c.boxes[false]; b != nil {
+		out = append(out, b)
+	}
+	if b := c.boxes[true]; b != nil && c.Mode != sandbox.ReadOnly {
+		out = append(out, b)
+	}
+	return out
 }

@@ -24,10 +24,18 @@ const JobRing = 1 << 20
 // started them (cancelling a turn does not stop its jobs) and end with
 // the run (StopAll), or with chat itself (the box dies with it).
 type Jobs struct {
-	mu    sync.Mutex
-	next  int
-	jobs  []*Job
-	watch func(JobEvent)
+	mu     sync.Mutex
+	next   int
+	jobs   []*Job
+	watch  func(JobEvent)
+	frozen bool // plan mode stopped them
+}
+
+// SetFrozen says the running jobs are stopped (plan mode), or not.
+func (js *Jobs) SetFrozen(on bool) {
+	js.mu.Lock()
+	js.frozen = on
+	js.mu.Unlock()
 }
 
 // JobEvent says a job started, printed (at most every jobNotifyEvery) or
@@ -158,6 +166,12 @@ func (j *Job) Wait(d time.Duration) {
 // State is the job in a word: running, exited N, stopped, failed.
 func (j *Job) State() string {
 	if j.Running() {
+		j.jobs.mu.Lock()
+		frozen := j.jobs.frozen
+		j.jobs.mu.Unlock()
+		if frozen {
+			return "paused (plan mode)"
+		}
 		return "running"
 	}
 	j.mu.Lock()

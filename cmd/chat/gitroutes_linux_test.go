@@ -177,40 +177,20 @@ func TestGitPlantedByAJobWhileTheREPLIsIdle(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s", u.Name, name), func(t *testing.T) {
 				t.Parallel()
 				w := newGitWorld(t, u, bwrap)
-				sock := filepath.Join(w.base, "tmux")
-				tmux := func(args ...string) string {
-					out, err := w.as(exec.Command("tmux", append([]string{"-S", sock}, args...)...)).CombinedOutput()
-					if err != nil {
-						t.Fatalf("tmux %v: %v %s", args, err, out)
-					}
-					return string(out)
-				}
-				tmux("new-session", "-d", "-s", "person", "-x", "160", "-y", "50", "bash --norc --noprofile")
-				t.Cleanup(func() { _ = w.as(exec.Command("tmux", "-S", sock, "kill-server")).Run() })
+				term := w.term(t)
 				out := filepath.Join(w.outside, "pwned")
 				srv := oaitest.New(t,
 					bgCall("c1", "(sleep 2; git init -q rl && git -C rl config core.fsmonitor 'touch "+out+"-left' && touch planted-left; sleep 300) > /dev/null 2>&1 &", false),
 					oaitest.Answer{Text: "left it running"},
 					bgCall("j1", "sleep 2; git init -q rj && git -C rj config core.fsmonitor 'touch "+out+"-job' && touch planted-job; exec sleep 300", true),
 					oaitest.Answer{Text: "started it"})
-				tmux("send-keys", "-t", "person", fmt.Sprintf("cd %s && OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model OPENAI_API_KEY=sk-test-secret %s", w.work, srv.BaseURL(), w.bin), "Enter")
-				screen := func() string { return tmux("capture-pane", "-p", "-J", "-t", "person", "-S", "-200") }
-				waitScreen := func(what string) bool {
-					for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-						if strings.Contains(screen(), what) {
-							return true
-						}
-					}
-					return false
-				}
-				if !waitScreen("Ask anything") {
-					t.Fatalf("the REPL did not start:\n%s", screen())
-				}
+				term.startChat(srv)
+				screen, waitScreen := term.screen, term.waitScreen
 				told := true
 				// First what a command left running with &, then a job: each
 				// plants after its call returned, while the REPL is idle.
 				for _, step := range []struct{ ask, answer, dir string }{{"leave something", "left it running", "rl"}, {"start a job", "started it", "rj"}} {
-					tmux("send-keys", "-t", "person", step.ask, "Enter")
+					term.ask(step.ask)
 					if !waitScreen(step.answer) {
 						t.Fatalf("the turn did not end:\n%s", screen())
 					}
@@ -233,5 +213,58 @@ func TestGitPlantedByAJobWhileTheREPLIsIdle(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// personTerm is the person's terminal: a tmux server of their own, with
+// a shell in it.
+type personTerm struct {
+	t    *testing.T
+	w    *gitWorld
+	sock string
+}
+
+func (w *gitWorld) term(t *testing.T) *personTerm {
+	p := &personTerm{t: t, w: w, sock: filepath.Join(w.base, "tmux")}
+	p.tmux("new-session", "-d", "-s", "person", "-x", "160", "-y", "50", "bash --norc --noprofile")
+	t.Cleanup(func() { _ = w.as(exec.Command("tmux", "-S", p.sock, "kill-server")).Run() })
+	return p
+}
+
+func (p *personTerm) tmux(args ...string) string {
+	p.t.Helper()
+	out, err := p.w.as(exec.Command("tmux", append([]string{"-S", p.sock}, args...)...)).CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %v: %v %s", args, err, out)
+	}
+	return string(out)
+}
+
+func (p *personTerm) keys(keys ...string) { p.tmux(append([]string{"send-keys", "-t", "person"}, keys...)...) }
+
+// ask types a line as it is, then Enter.
+func (p *personTerm) ask(line string) {
+	p.tmux("send-keys", "-t", "person", "-l", line)
+	p.keys("Enter")
+}
+
+func (p *personTerm) screen() string { return p.tmux("capture-pane", "-p", "-J", "-t", "person", "-S", "-200") }
+
+// waitScreen waits (a minute at most) for what to show.
+func (p *personTerm) waitScreen(what string) bool {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if strings.Contains(p.screen(), what) {
+			return true
+		}
+	}
+	return false
+}
+
+// startChat starts the REPL in the work folder against srv.
+func (p *personTerm) startChat(srv *oaitest.Server) {
+	p.t.Helper()
+	p.keys(fmt.Sprintf("cd %s && OPENAI_BASE_URL=%s CHAT_MODEL=scripted-model OPENAI_API_KEY=sk-test-secret %s", p.w.work, srv.BaseURL(), p.w.bin), "Enter")
+	if !p.waitScreen("Ask anything") {
+		p.t.Fatalf("the REPL did not start:\n%s", p.screen())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Busy reports whether anything but the box itself runs in it: a
@@ -11,19 +12,7 @@ import (
 // the box's process tree from outside (/proc/PID/task/*/children); the
 // box's own processes are chat's executable and bubblewrap.
 func (b *Box) Busy() bool {
-	if !b.Alive() || b.pid == 0 {
-		return false
-	}
-	queue := []int{b.pid}
-	for seen := 0; len(queue) > 0 && seen < 100_000; seen++ {
-		pid := queue[0]
-		queue = queue[1:]
-		if pid != b.pid && !b.own(pid) {
-			return true
-		}
-		queue = append(queue, children(pid)...)
-	}
-	return false
+	return b.Alive() && b.pid != 0 && len(b.processes()) > 0
 }
 
 // own says whether pid is one of the box's own processes.
@@ -53,6 +42,44 @@ func children(pid int) []int {
 				out = append(out, n)
 			}
 		}
+	}
+	return out
+}
+
+// Signal sends sig to every process that runs in the box but the box's
+// own, and says how many it reached. For SIGSTOP it walks again until no
+// running one is left (a process may fork while the walk goes on).
+func (b *Box) Signal(sig syscall.Signal) int {
+	if !b.Alive() || b.pid == 0 {
+		return 0
+	}
+	hit := map[int]bool{}
+	for range 5 {
+		fresh := 0
+		for _, pid := range b.processes() {
+			if !hit[pid] && syscall.Kill(pid, sig) == nil {
+				hit[pid] = true
+				fresh++
+			}
+		}
+		if fresh == 0 || sig != syscall.SIGSTOP {
+			break
+		}
+	}
+	return len(hit)
+}
+
+// processes are the box's processes but its own, outside pids.
+func (b *Box) processes() []int {
+	var out []int
+	queue := []int{b.pid}
+	for seen := 0; len(queue) > 0 && seen < 100_000; seen++ {
+		pid := queue[0]
+		queue = queue[1:]
+		if pid != b.pid && !b.own(pid) {
+			out = append(out, pid)
+		}
+		queue = append(queue, children(pid)...)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"syscall"
 	"time"
 )
 
@@ -29,13 +30,15 @@ type Box struct{}
 // Start fails: there is no sandbox on this system.
 func Start(Spec) (*Box, error) { return nil, errors.New("no sandbox on this system") }
 
-func (*Box) Notes() string       { return "" }
-func (*Box) Namespaces() bool    { return false }
-func (*Box) Engine() Engine      { return Plain }
-func (*Box) Protected() []string { return nil }
-func (*Box) Close()              {}
-func (*Box) Alive() bool         { return false }
-func (*Box) Busy() bool          { return false }
+func (*Box) Notes() string             { return "" }
+func (*Box) Namespaces() bool          { return false }
+func (*Box) Engine() Engine            { return Plain }
+func (*Box) Protected() []string       { return nil }
+func (*Box) Close()                    {}
+func (*Box) Alive() bool               { return false }
+func (*Box) Busy() bool                { return false }
+func (*Box) Signal(syscall.Signal) int { return 0 }
+
 // IO is a command's standard streams.
 type IO struct {
 	Stdin          io.Reader
