@@ -258,7 +258,7 @@ func retrust(getenv func(string) string, a tool.Approver) func(context.Context, 
 		files := slices.Sorted(maps.Keys(changed))
 		req := tool.Request{Tool: "hook", NoModel: true, Granted: "✓ trusted the changed " + strings.Join(files, ", "),
 			Review: tool.Review{NeedsApproval: true,
-				Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you"+where(h),
+				Summary: "run the " + h.Event + " hook? " + strings.Join(files, ", ") + " changed since you trusted it (a command may have rewritten it); it runs as you" + where(h),
 				Detail:  h.Command}}
 		dec, err := a.Approve(ctx, req)
 		if err != nil || dec.Verdict == tool.Deny {

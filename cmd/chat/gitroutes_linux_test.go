@@ -240,7 +240,9 @@ func (p *personTerm) tmux(args ...string) string {
 	return string(out)
 }
 
-func (p *personTerm) keys(keys ...string) { p.tmux(append([]string{"send-keys", "-t", "person"}, keys...)...) }
+func (p *personTerm) keys(keys ...string) {
+	p.tmux(append([]string{"send-keys", "-t", "person"}, keys...)...)
+}
 
 // ask types a line as it is, then Enter.
 func (p *personTerm) ask(line string) {
@@ -248,7 +250,9 @@ func (p *personTerm) ask(line string) {
 	p.keys("Enter")
 }
 
-func (p *personTerm) screen() string { return p.tmux("capture-pane", "-p", "-J", "-t", "person", "-S", "-200") }
+func (p *personTerm) screen() string {
+	return p.tmux("capture-pane", "-p", "-J", "-t", "person", "-S", "-200")
+}
 
 // waitScreen waits (a minute at most) for what to show.
 func (p *personTerm) waitScreen(what string) bool {
