@@ -118,6 +118,10 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 		}
 		fmt.Fprintf(b, "\nStarting the box (namespaces), once per run at the first command: %.1f ms\n", median(values[key{"ShellTrue/box-start", "ns/op"}])/1e6)
 	}
+	if v := values[key{"GitWatchIdle/unchanged", "ns/op"}]; len(v) > 0 {
+		fmt.Fprintf(b, "\nThe repositories' watch while something runs in the box (a 10,000-file workspace, a tick every 500 ms): **%.1f ms of CPU a second** when nothing changed; a tick that finds config planted and undoes it %.0f ms\n",
+			2*median(v)/1e6, median(values[key{"GitWatchIdle/planted", "ns/op"}])/1e6)
+	}
 	if v := values[key{"TakeUnchanged", "ns/op"}]; len(v) > 0 {
 		fmt.Fprintf(b, "\nCheckpoints: an unchanged 10,000-file tree **%.1f ms** (goal ≤ 30), the first of Go's source tree **%.2f s** (≤ 2), restoring 100 changed files **%.1f ms** (≤ 100)\n",
 			median(v)/1e6, median(values[key{"FirstTakeGoSource", "ns/op"}])/1e9, median(values[key{"Restore100", "ns/op"}])/1e6)
