@@ -54,15 +54,9 @@ const personUsesGit = "git status >/dev/null 2>&1; GIT_AUTHOR_NAME=p GIT_AUTHOR_
 // outside the box), and what work needs (a name, a remote) stays.
 func TestGitRoutesFailAsEveryUser(t *testing.T) {
 	t.Parallel()
-	if sandbox.Probe().ABI == 0 {
-		t.Skip("no Landlock here")
-	}
+	bwraps := boxEngines(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git (apt-get install git)")
-	}
-	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
-	if p := sandbox.FindBwrap(""); p != "" {
-		bwraps["with bubblewrap"] = p
 	}
 	for _, u := range asuser.Both(t) {
 		for name, bwrap := range bwraps {
@@ -162,15 +156,9 @@ func (w *gitWorld) noMarkers(t *testing.T, stderr string) {
 func TestGitPlantedByAJobWhileTheREPLIsIdle(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
-	if sandbox.Probe().ABI == 0 {
-		t.Skip("no Landlock here")
-	}
+	bwraps := boxEngines(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git (apt-get install git)")
-	}
-	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
-	if p := sandbox.FindBwrap(""); p != "" {
-		bwraps["with bubblewrap"] = p
 	}
 	for _, u := range asuser.Both(t) {
 		for name, bwrap := range bwraps {
@@ -271,4 +259,19 @@ func (p *personTerm) startChat(srv *oaitest.Server) {
 	if !p.waitScreen("Ask anything") {
 		p.t.Fatalf("the REPL did not start:\n%s", p.screen())
 	}
+}
+
+// boxEngines are the engines an attack runs against, by name: bubblewrap
+// when it is installed, and chat's own namespaces (bubblewrap pointed
+// nowhere). Without Landlock there is no box to attack: the test skips.
+func boxEngines(t *testing.T) map[string]string {
+	t.Helper()
+	if sandbox.Probe().ABI == 0 {
+		t.Skip("no Landlock here")
+	}
+	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
+	if p := sandbox.FindBwrap(""); p != "" {
+		bwraps["with bubblewrap"] = p
+	}
+	return bwraps
 }

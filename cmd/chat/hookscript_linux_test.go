@@ -49,15 +49,7 @@ func TestRewrittenHookScriptDoesNotRun(t *testing.T) {
 				}
 				return oaitest.Answer{Text: "done"}
 			})
-			as := func(args ...string) (string, string, int) {
-				cmd := exec.Command(bin, args...)
-				cmd.Dir = work
-				cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "OPENAI_BASE_URL=" + srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret"}
-				if u.UID != os.Getuid() {
-					cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.Credential()}
-				}
-				return run(t, cmd)
-			}
+			as := chatAs(t, u, bin, home, work, srv)
 			if out, errOut, code := as("hooks", "trust"); code != 0 || !strings.Contains(out, "policy-check") {
 				t.Fatalf("chat hooks trust: %d\n%s\n%s", code, out, errOut)
 			}
@@ -101,15 +93,9 @@ func hasResult(req oaitest.Request, id string) bool {
 // chat's own namespaces.
 func TestHookRunsInTheBoxWhatTheBoxWrote(t *testing.T) {
 	t.Parallel()
-	if sandbox.Probe().ABI == 0 {
-		t.Skip("no Landlock here")
-	}
+	bwraps := boxEngines(t)
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("no make")
-	}
-	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
-	if p := sandbox.FindBwrap(""); p != "" {
-		bwraps["with bubblewrap"] = p
 	}
 	for _, u := range asuser.Both(t) {
 		for name, bwrap := range bwraps {
@@ -134,15 +120,7 @@ func TestHookRunsInTheBoxWhatTheBoxWrote(t *testing.T) {
 					}
 					return oaitest.Answer{Text: "done"}
 				})
-				as := func(args ...string) (string, string, int) {
-					cmd := exec.Command(bin, args...)
-					cmd.Dir = work
-					cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "OPENAI_BASE_URL=" + srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret"}
-					if u.UID != os.Getuid() {
-						cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.Credential()}
-					}
-					return run(t, cmd)
-				}
+				as := chatAs(t, u, bin, home, work, srv)
 				out, errOut, code := as("-p", "go")
 				if code != 0 || !strings.Contains(out, "done") {
 					t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
@@ -159,5 +137,18 @@ func TestHookRunsInTheBoxWhatTheBoxWrote(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// chatAs runs chat as u in work, with home and srv.
+func chatAs(t *testing.T, u asuser.User, bin, home, work string, srv *oaitest.Server) func(args ...string) (string, string, int) {
+	return func(args ...string) (string, string, int) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = work
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "OPENAI_BASE_URL=" + srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret"}
+		if u.UID != os.Getuid() {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: u.Credential()}
+		}
+		return run(t, cmd)
 	}
 }

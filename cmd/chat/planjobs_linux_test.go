@@ -11,7 +11,6 @@ import (
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
-	"github.com/chatrepl/chat/tool/sandbox"
 )
 
 // TestPlanModeHoldsForRunningJobs: a job started before plan mode writes
@@ -22,13 +21,7 @@ import (
 func TestPlanModeHoldsForRunningJobs(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
-	if sandbox.Probe().ABI == 0 {
-		t.Skip("no Landlock here")
-	}
-	bwraps := map[string]string{"without bubblewrap": "/nonexistent/bwrap"}
-	if p := sandbox.FindBwrap(""); p != "" {
-		bwraps["with bubblewrap"] = p
-	}
+	bwraps := boxEngines(t)
 	for _, u := range asuser.Both(t) {
 		for name, bwrap := range bwraps {
 			t.Run(fmt.Sprintf("%s/%s", u.Name, name), func(t *testing.T) {

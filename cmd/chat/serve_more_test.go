@@ -201,8 +201,8 @@ func TestServeListsOnlyThisDirectory(t *testing.T) {
 	do(t, ctx, "open it", chromedp.Click(chromedp.CSS("#sessions li:not(.current)")), logHas("question 2: what does"),
 		until(`document.getElementById('title').textContent.startsWith('question 0')`))
 	others := eval[int](t, ctx, `(async () => {
-		const ids = (await (await fetch('/api/sessions')).json()).map(s => s.id);
-		const all = await (await fetch('/api/state')).json();
+		const ids = (await (await fetch('api/sessions')).json()).map(s => s.id);
+		const all = await (await fetch('api/state')).json();
 		return ids.length + (ids.includes(all.session.id) ? 0 : 100); })()`)
 	if others != 2 {
 		t.Fatalf("after opening it the list has %d (100+: the open one is not in it)", others)

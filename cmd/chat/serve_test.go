@@ -224,7 +224,7 @@ func TestServeSteersLikeTheREPL(t *testing.T) {
 	// The pending items are editable and removable (the page's Edit asks
 	// with a prompt dialog; its request is the same).
 	pendingPost := func(body string) int {
-		return eval[int](t, ctx, `(async () => { const li = [...document.querySelectorAll('#pending li')]; const r = await fetch('/api/pending', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(`+body+`)}); return r.status; })()`)
+		return eval[int](t, ctx, `(async () => { const li = [...document.querySelectorAll('#pending li')]; const r = await fetch('api/pending', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(`+body+`)}); return r.status; })()`)
 	}
 	if c := pendingPost(`{id: Number(li[1].dataset.id), text: 'queued question, edited'}`); c != http.StatusNoContent {
 		t.Fatalf("editing a queued item: %d", c)
