@@ -2,8 +2,9 @@
 // an HTTP server on the loopback that shows one live session as a page and
 // steers it like the REPL (send, inject, queue, stop, approve).
 //
-// It owns the page's assets, its security (a token exchanged once for a
-// cookie, the Host and Origin checks, the Content-Security-Policy), the
+// It owns the page's assets, its security (a sign-in link that works once,
+// exchanged for a cookie scoped to a secret path, the Host and Origin
+// checks, the Content-Security-Policy), the
 // stream of the run's normalized events to the page (SSE, resumable by
 // Last-Event-ID), Markdown rendered on the server and sanitized, and an
 // approver whose questions the page answers.

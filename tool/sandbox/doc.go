@@ -16,8 +16,10 @@
 //
 // Protected paths (.git at any depth, .chat, .envrc) are read-only in the
 // box; FindProtected looks for them, and the caller starts a new box when
-// they change. GuardRepos undoes what a command added that makes git run
-// a program. ProbeEngines tries real escapes in a box of each engine.
+// they change. GitGuard undoes what a command added that makes git run a
+// program, judged by git itself against an allow list of keys (gitkeys.go);
+// Busy and Signal see and stop, from outside, what still runs in a box.
+// ProbeEngines tries real escapes in a box of each engine.
 //
 // The box dies with chat (Pdeathsig), and as the first process of its PID
 // namespace it takes every command's children with it. Mode Off gets a
