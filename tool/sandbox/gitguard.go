@@ -49,6 +49,7 @@ type GitGuard struct {
 	base  map[string]repoView // the accepted state, by entry
 	last  map[string]repoView // what was last read: the files to watch
 	print string              // the fingerprint of what was last read
+	dirs  map[string]dirMemo  // the folders of the workspace, as last read
 }
 
 // repoView is what of one repository can make git run a program.
@@ -63,7 +64,7 @@ type repoView struct {
 // NewGitGuard guards the repositories under workdir; Accept records
 // their state as the person's.
 func NewGitGuard(workdir string) *GitGuard {
-	g := &GitGuard{workdir: workdir}
+	g := &GitGuard{workdir: workdir, dirs: map[string]dirMemo{}}
 	g.git, _ = exec.LookPath("git")
 	return g
 }
@@ -160,7 +161,7 @@ func (g *GitGuard) fingerprint() string {
 		return ""
 	}
 	defer root.Close()
-	for _, e := range findRepos(int(root.Fd())) {
+	for _, e := range findRepos(int(root.Fd()), g.dirs) {
 		b.WriteString(e + stamp(int(root.Fd()), e) + "\n")
 		v := g.last[e]
 		for _, p := range append(v.origins, filepath.Join(v.gitdir, "config.worktree"), filepath.Join(v.gitdir, "commondir"), filepath.Join(v.common, "config"), filepath.Join(v.common, "hooks")) {
@@ -200,7 +201,7 @@ func (g *GitGuard) readAll() map[string]repoView {
 		return out
 	}
 	defer root.Close()
-	for _, e := range findRepos(int(root.Fd())) {
+	for _, e := range findRepos(int(root.Fd()), g.dirs) {
 		out[e] = g.read(e)
 	}
 	return out
@@ -485,35 +486,86 @@ const maxRepoScan = maxProtectedScan
 // under it where git finds a repository: each .git (a folder, a file or a
 // link) and each folder that is itself a bare repository (HEAD, objects
 // and refs). It reads folders only, never follows a link, and does not
-// enter what it found.
-func findRepos(root int) []string {
+// enter what it found. A folder whose metadata did not change since memo
+// saw it is not read again (its entries cannot have changed): a watch of
+// a large tree costs a stat per folder.
+func findRepos(root int, memo map[string]dirMemo) []string {
 	var out []string
 	queue := []string{""}
+	seen := map[string]bool{}
 	for scanned := 0; len(queue) > 0 && scanned < maxRepoScan; scanned++ {
 		rel := queue[0]
 		queue = queue[1:]
+		seen[rel] = true
 		fd, err := nofollow.OpenDir(root, rel)
 		if err != nil {
 			continue
 		}
-		f := os.NewFile(uintptr(fd), rel)
-		entries, _ := f.ReadDir(-1)
-		f.Close()
-		if rel != "" && bareRepo(entries) {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			unix.Close(fd)
+			continue
+		}
+		m, ok := memo[rel]
+		if stamp := dirStamp(st); !ok || m.stamp != stamp || !m.settled {
+			f := os.NewFile(uintptr(fd), rel)
+			entries, _ := f.ReadDir(-1)
+			f.Close()
+			// A folder's times tick at the kernel's clock (a few ms): one
+			// changed that recently may change again unseen by them, so it
+			// is read again until it has been still for a while.
+			changed := time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+			m = dirMemo{stamp: stamp, bare: rel != "" && bareRepo(entries), settled: time.Since(changed) > stillFor}
+			for _, e := range entries {
+				switch name := e.Name(); {
+				case name == ".git":
+					m.git = true
+				case e.IsDir():
+					m.subdirs = append(m.subdirs, name)
+				}
+			}
+			if memo != nil {
+				memo[rel] = m
+			}
+		} else {
+			unix.Close(fd)
+		}
+		if m.bare {
 			out = append(out, rel)
 			continue
 		}
-		for _, e := range entries {
-			switch name := e.Name(); {
-			case name == ".git":
-				out = append(out, path.Join(rel, name))
-			case e.IsDir():
-				queue = append(queue, path.Join(rel, name))
-			}
+		if m.git {
+			out = append(out, path.Join(rel, ".git"))
+		}
+		for _, d := range m.subdirs {
+			queue = append(queue, path.Join(rel, d))
+		}
+	}
+	for rel := range memo {
+		if !seen[rel] {
+			delete(memo, rel) // gone, or past the bound
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// stillFor is how long a folder's entries must not have changed before
+// its times are trusted to show the next change.
+const stillFor = 2 * time.Second
+
+// dirMemo is what findRepos learnt of one folder.
+type dirMemo struct {
+	stamp   string
+	settled bool // its times can be trusted (see stillFor)
+	git     bool // it holds a .git
+	bare    bool // it is a bare repository
+	subdirs []string
+}
+
+// dirStamp changes whenever a folder's entries do.
+func dirStamp(st unix.Stat_t) string {
+	return fmt.Sprintf("%d %d %d.%d %d.%d", st.Dev, st.Ino, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
 }
 
 // bareRepo says whether a folder's entries make it a repository to git.
