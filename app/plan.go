@@ -44,6 +44,7 @@ func (r *Run) SetPlanning(on bool) error {
 		return nil
 	}
 	policy.SetPlanning(on)
+	r.shell.SetPlanning(on)
 	if !r.shell.Boxed() {
 		if on {
 			return errNotBoxed
@@ -58,6 +59,7 @@ func (r *Run) SetPlanning(on bool) error {
 		if err := r.shell.SetMode(sandbox.ReadOnly); err != nil {
 			// A box that may write must not run plan mode's commands.
 			policy.SetPlanning(false)
+			r.shell.SetPlanning(false)
 			return fmt.Errorf("plan mode could not start: %w", err)
 		}
 		// What already runs and may write (a job, what a command left

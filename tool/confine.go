@@ -41,6 +41,7 @@ type Confinement struct {
 	mu     sync.Mutex
 	git    *gitWatch             // made at the first boxed command
 	frozen bool                  // FreezeWriters stopped processes
+	plan   bool                  // plan mode is on (SetPlanning)
 	tmpDir string                // the box's own /tmp, made at the first start
 	said   bool                  // Started was called
 	boxes  map[bool]*sandbox.Box // by confined: the box, and the plain one for what leaves it
@@ -391,4 +392,22 @@ func (c *Confinement) writers() []*sandbox.Box {
 		out = append(out, b)
 	}
 	return out
+}
+
+// SetPlanning says plan mode is on (or off): what a refusal in the box
+// tells the model depends on it (in plan mode nothing may leave the box).
+func (c *Confinement) SetPlanning(on bool) {
+	c.mu.Lock()
+	c.plan = on
+	c.mu.Unlock()
+}
+
+// planning reports whether plan mode is on.
+func (c *Confinement) planning() bool {
+	if c == nil {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.plan
 }

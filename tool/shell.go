@@ -126,7 +126,12 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if text == "" {
 		text = "(no output)\n"
 	}
-	if boxed && status != 0 && sandboxRefusal(text) {
+	switch {
+	case !boxed || status == 0 || !sandboxRefusal(text):
+	case s.Shell.planning():
+		// Plan mode refuses unsandboxed too: retrying would waste a step.
+		text += "[the sandbox refused an operation: this is plan mode, where nothing is written and no command leaves the sandbox until the user says go; read and plan instead]\n"
+	default:
 		text += "[the sandbox refused an operation: writes outside the working directory (and in .git/ or .chat/) and the network are not allowed; if this command truly needs them, call run_shell again with unsandboxed and a justification]\n"
 	}
 	return s.withNotes(fmt.Sprintf("%s[exit status %d]", text, status)), nil
