@@ -106,7 +106,7 @@ func (m *Model) onRemote(msg tea.Msg) tea.Cmd {
 		}
 	case remoteStopMsg:
 		if m.busy {
-			return m.cancel()
+			return m.cancelBecause("stopped in the browser")
 		}
 	case remoteEditMsg:
 		if m.pending.edit(msg.id, msg.text) {

@@ -50,8 +50,12 @@ func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
 
 // cancel stops the running turn at once: the agent aborts the stream and
 // any tool, and everything it still emits for this turn is ignored.
-func (m *Model) cancel() tea.Cmd {
-	m.app.Agent().Cancel("cancelled at the keyboard")
+func (m *Model) cancel() tea.Cmd { return m.cancelBecause("cancelled at the keyboard") }
+
+// cancelBecause is cancel with where it came from (a page under /serve:
+// "stopped in the browser"), which every front end shows.
+func (m *Model) cancelBecause(reason string) tea.Cmd {
+	m.app.Agent().Cancel(reason)
 	m.ignoreUpTo = m.turn
 	if m.live.text != "" {
 		m.print(m.md.render(m.live.text, m.width))

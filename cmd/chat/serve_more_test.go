@@ -90,6 +90,9 @@ func TestServeSharesTheLiveREPLSession(t *testing.T) {
 	<-again.Entered()
 	do(t, b, "Stop in the page", until(`!document.getElementById('stop').disabled`), chromedp.Click(chromedp.CSS("#stop")))
 	wantHangup(t, srv, "after Stop in a page")
+	for _, ctx := range []context.Context{a, b} {
+		do(t, ctx, "the pages say where it was stopped", logHas("stopped in the browser"))
+	}
 	deadline := time.Now().Add(40 * time.Second)
 	for strings.Count(tm.screen(), "cancelled") < 2 {
 		if time.Now().After(deadline) {
