@@ -11,7 +11,7 @@ ARGS     ?=
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/chat ./cmd/chat
+	CGO_ENABLED=0 $(GO) build -ldflags "$(STAMP)" -o $(BIN)/chat ./cmd/chat
 	$(GO) build -o $(BIN)/demoserver ./cmd/demoserver
 
 # chat's own exit status is not make's business: an unconfigured endpoint
@@ -119,13 +119,16 @@ VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 COMMIT    := $(shell git rev-parse HEAD 2>/dev/null)
 DATE      := $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 VERSION_PKG := github.com/chatrepl/chat/internal/version
+# The version, commit and date, from git (not Go's VCS stamping, which
+# GOFLAGS=-buildvcs=false turns off): chat version says which build it is.
+STAMP     = -X $(VERSION_PKG).stampVersion=$(VERSION) -X $(VERSION_PKG).stampCommit=$(COMMIT) -X $(VERSION_PKG).stampDate=$(DATE)
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 release:
 	rm -rf dist && mkdir -p dist
 	@for p in $(PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
 		echo "dist/chat-$(VERSION)-$$os-$$arch"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath \
-			-ldflags "-s -w -X $(VERSION_PKG).stampVersion=$(VERSION) -X $(VERSION_PKG).stampCommit=$(COMMIT) -X $(VERSION_PKG).stampDate=$(DATE)" \
+			-ldflags "-s -w $(STAMP)" \
 			-o dist/chat-$(VERSION)-$$os-$$arch ./cmd/chat || exit 1; \
 	done
 	cd dist && sha256sum chat-* > SHA256SUMS && cat SHA256SUMS

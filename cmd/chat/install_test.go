@@ -95,3 +95,31 @@ func TestGoInstallWorks(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeBuildStampsTheVersion: make build stamps the version and the
+// commit from git, as make release does (Go's own VCS stamping may be
+// off: GOFLAGS=-buildvcs=false), so chat version never says "devel" in a
+// checkout.
+func TestMakeBuildStampsTheVersion(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		t.Skip("not a git checkout")
+	}
+	bin := t.TempDir()
+	build := exec.Command("make", "-C", "../..", "build", "BIN="+bin)
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(filepath.Join(bin, "chat"), "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "devel") || !strings.Contains(string(out), strings.TrimSpace(string(head))) {
+		t.Fatalf("chat version after make build: %q (HEAD %s)", out, head)
+	}
+}
