@@ -33,9 +33,17 @@ func ListSessions(env Env, cfg config.Config, dir string) ([]Listed, error) {
 	return out, err
 }
 
-// LoadSession loads the saved session an id prefix names.
+// LoadSession loads the saved session an id prefix names ("": the
+// working directory's latest).
 func LoadSession(env Env, prefix string) (session.Loaded, error) {
-	info, err := session.Store{Dir: session.DefaultDir(env.Getenv)}.Find(prefix)
+	st := session.Store{Dir: session.DefaultDir(env.Getenv)}
+	var info session.Info
+	var err error
+	if prefix == "" {
+		info, err = st.Latest(env.Workdir)
+	} else {
+		info, err = st.Find(prefix)
+	}
 	if err != nil {
 		return session.Loaded{}, err
 	}

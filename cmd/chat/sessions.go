@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,9 +38,13 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "JSON output")
 	show := &cobra.Command{
-		Use: "show ID", Short: "Print a session's transcript", Args: cobra.ExactArgs(1),
+		Use: "show [ID]", Short: "Print a session's transcript (without ID: this directory's latest)", Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			l, err := app.LoadSession(env(), args[0])
+			e, err := appEnv(d) // the working directory, for its latest
+			if err != nil {
+				return err
+			}
+			l, err := app.LoadSession(e, strings.Join(args, ""))
 			if err != nil {
 				return err
 			}

@@ -60,10 +60,14 @@ func TestSessionsAreSavedAndContinued(t *testing.T) {
 	}
 	id := infos[0].ID
 	show, _, _ := run1("sessions", "show", id[:8])
+	latest, errOut, code := run1("sessions", "show") // without an id: this directory's latest
 	for _, want := range []string{"› first question", "first answer", "› and then?", "second answer"} {
 		if !strings.Contains(show, want) {
 			t.Fatalf("show lacks %q:\n%s", want, show)
 		}
+	}
+	if code != 0 || latest != show {
+		t.Fatalf("sessions show without an id (exit %d):\n%s%s", code, latest, errOut)
 	}
 	md, _, _ := run1("sessions", "export", id, "--format", "md")
 	js, _, _ := run1("sessions", "export", id, "--format", "json")
