@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -51,7 +52,7 @@ func (m *Model) toolResultBlock(e listener.ToolResult) string {
 	if e.Err != nil {
 		head = m.st.err.Render("  ⎿ error: ") + firstLine(listener.VisibleString(e.Err.Error()), m.width-12)
 	} else {
-		head = m.st.toolOK.Render("  ⎿ ") + m.st.dim.Render(summarize(content, len(lines)))
+		head = m.st.toolOK.Render("  ⎿ ") + m.st.dim.Render(summarize(content))
 	}
 	if !m.details {
 		return head
@@ -90,14 +91,29 @@ func compactArgs(args string, width int) string {
 	return truncateWidth(s, width)
 }
 
-func summarize(content string, lines int) string {
-	switch {
-	case strings.TrimSpace(content) == "":
-		return "(no output)"
-	case lines == 1:
-		return truncateWidth(strings.TrimRight(content, "\n"), 60)
+// exitTrailer is the line run_shell ends its result with.
+var exitTrailer = regexp.MustCompile(`(?:^|\n)\[exit status (\d+)\]\s*$`)
+
+// summarize is a tool result in a few words: its one line, or how many
+// lines it has. A command's "[exit status N]" is not a line of its
+// output: it is said only when N is not 0.
+func summarize(content string) string {
+	status := ""
+	if m := exitTrailer.FindStringSubmatchIndex(content); m != nil {
+		if code := content[m[2]:m[3]]; code != "0" {
+			status = " · exit status " + code
+		}
+		content = content[:m[0]]
 	}
-	return fmt.Sprintf("%d lines", lines)
+	content = strings.TrimRight(content, "\n")
+	lines := strings.Count(content, "\n") + 1
+	switch {
+	case strings.TrimSpace(content) == "" || content == "(no output)":
+		return "(no output)" + status
+	case lines == 1:
+		return truncateWidth(content, 60) + status
+	}
+	return fmt.Sprintf("%d lines", lines) + status
 }
 
 func firstLine(s string, width int) string {
