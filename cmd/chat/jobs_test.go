@@ -151,8 +151,10 @@ func TestFloodingJobKeepsMemoryFlat(t *testing.T) {
 		t.Skip("no sandbox here (Landlock)")
 	}
 	srv := oaitest.New(t,
-		bgCall("f1", "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo flood-done", true),
-		bgCall("w1", "sleep 3", false),
+		bgCall("f1", "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo flood-done; touch flood.done", true),
+		// The next step waits for the job's end, not for a clock: a
+		// loaded machine floods slower (it had written 61 MB in 3 s).
+		bgCall("w1", "until [ -e flood.done ]; do sleep 0.1; done", false),
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "o1", Name: "job_output", Args: `{"id":1}`}}},
 		oaitest.Answer{Text: "read it"})
 	cmd := command(t, srv, "-p", "flood")
