@@ -169,6 +169,15 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		}
 		a.SetModel(arg)
 		m.print(m.noticeBlock(m.st.notice, "model is now "+arg))
+		// Kept either way (some servers list nothing, or not all they
+		// serve), but a name the server does not list is said.
+		list := m.app.Models
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			ms, err := list(ctx)
+			return modelsMsg{models: ms, err: err, check: arg}
+		}, true
 	case "/agent":
 		if arg == "" {
 			list := "no named agents (add [agents.NAME] to the config file)"
@@ -531,6 +540,12 @@ func (m *Model) continueTurn() tea.Cmd {
 }
 
 func (m *Model) onModels(msg modelsMsg) tea.Cmd {
+	if msg.check != "" {
+		if msg.err == nil && len(msg.models) > 0 && !slices.Contains(msg.models, msg.check) {
+			m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the server does not list %s (/models shows the %d it does); kept, since some servers serve more than they list", msg.check, len(msg.models))))
+		}
+		return nil
+	}
 	if msg.err != nil {
 		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
 		return nil

@@ -28,6 +28,8 @@ type (
 	modelsMsg     struct {
 		models []string
 		err    error
+		// check: the answer to /model NAME's look at the list, not /models
+		check string
 	}
 	editorStartMsg struct{ path string }
 	editorDoneMsg  struct {

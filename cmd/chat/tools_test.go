@@ -188,3 +188,20 @@ func toolRows(screen string) map[string]string {
 	}
 	return rows
 }
+
+// TestTUIModelNotListedIsSaid: /model takes any name (some servers list
+// nothing), but one the server's /v1/models does not list is said; a
+// listed one is not.
+func TestTUIModelNotListedIsSaid(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetModels("scripted-model", "other-model")
+	tm := startTerm(t, srv)
+	tm.ask("/model other-model")
+	tm.waitFor("model is now other-model", 10*loadAllowance*time.Second)
+	tm.ask("/model no-such-model")
+	scr := tm.waitFor("the server does not list no-such-model", 10*loadAllowance*time.Second)
+	if strings.Contains(scr, "does not list other-model") {
+		t.Fatalf("a listed model was said to be unlisted:\n%s", scr)
+	}
+}
