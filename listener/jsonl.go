@@ -25,7 +25,7 @@ func NewJSONL(w io.Writer) *JSONL {
 type Wire struct {
 	Type        string         `json:"type"`
 	Agent       string         `json:"agent,omitempty"`
-	Turn        uint64         `json:"turn"`
+	Turn        uint64         `json:"turn,omitempty"` // none: not of a turn (a job, a notice)
 	Text        string         `json:"text,omitempty"`
 	MidLoop     bool           `json:"mid_loop,omitempty"`
 	ID          string         `json:"id,omitempty"`

@@ -66,6 +66,7 @@ func TestJSONL(t *testing.T) {
 	l.Emit(Retry{Attempt: 1, Wait: 1500 * time.Millisecond, Err: errors.New("429")})
 	l.Emit(Compacting{Origin: Origin{Agent: "researcher 0", Turn: 3}, Manual: true})
 	l.Emit(Compacted{Origin: Origin{Turn: 3}, Messages: 12, Before: 3300, After: 1300})
+	l.Emit(Job{ID: 1, Command: "sleep 9", State: "running"}) // of no turn
 	sc := bufio.NewScanner(&buf)
 	var got []map[string]any
 	for sc.Scan() {
@@ -75,7 +76,10 @@ func TestJSONL(t *testing.T) {
 		}
 		got = append(got, m)
 	}
-	if len(got) != 5 || got[0]["type"] != "user_turn" || got[0]["content"] != "hi" || got[0]["turn"] != 3.0 ||
+	if _, ok := got[5]["turn"]; ok || got[5]["type"] != "job" {
+		t.Errorf("a job, which belongs to no turn, carries one: %v", got[5])
+	}
+	if len(got) != 6 || got[0]["type"] != "user_turn" || got[0]["content"] != "hi" || got[0]["turn"] != 3.0 ||
 		got[1]["agent"] != "synthesizer" || got[1]["error"] != "boom" || got[2]["wait_ms"] != 1500.0 ||
 		got[3]["type"] != "compacting" || got[3]["agent"] != "researcher 0" || got[3]["manual"] != true ||
 		got[4]["type"] != "compacted" || got[4]["messages"] != 12.0 || got[4]["tokens_before"] != 3300.0 || got[4]["tokens_after"] != 1300.0 {
