@@ -297,3 +297,21 @@ func TestFetchURL(t *testing.T) {
 		t.Fatal(r)
 	}
 }
+
+// TestWriteReviewNamesTheFileAsThePersonKnowsIt: the diff a person
+// approves names a file in the working directory by its relative path
+// (a/notes.txt), not the absolute one; a file outside by its whole path.
+func TestWriteReviewNamesTheFileAsThePersonKnowsIt(t *testing.T) {
+	ws, dir := workspace(t)
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := WriteFile{Workspace: ws}.Review(context.Background(), []byte(`{"path":"notes.txt","content":"new\n"}`))
+	if err != nil || !strings.Contains(r.Detail, "--- a/notes.txt") || strings.Contains(r.Detail, dir) {
+		t.Errorf("write_file's diff (%v):\n%s", err, r.Detail)
+	}
+	r, err = EditFile{Workspace: ws}.Review(context.Background(), []byte(`{"path":"notes.txt","old_string":"old","new_string":"new"}`))
+	if err != nil || !strings.Contains(r.Detail, "--- a/notes.txt") || strings.Contains(r.Detail, dir) {
+		t.Errorf("edit_file's diff (%v):\n%s", err, r.Detail)
+	}
+}

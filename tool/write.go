@@ -86,7 +86,13 @@ func (w WriteFile) Review(_ context.Context, raw json.RawMessage) (Review, error
 			old = string(b)
 		}
 	}
-	r.Detail = unifiedDiff(t.abs, old, a.Content)
+	// The diff names the file as the person knows it: relative inside the
+	// working directory, whole outside it.
+	shown := t.name
+	if t.outside {
+		shown = t.abs
+	}
+	r.Detail = unifiedDiff(shown, old, a.Content)
 	return r, nil
 }
 
