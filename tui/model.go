@@ -234,6 +234,7 @@ type Model struct {
 	// queuedEdit: the input holds a queued message taken out with ↑, which
 	// ctrl+x deletes.
 	queuedEdit bool
+	turnHint   string       // a notice that holds only while the turn runs
 	frames     frameHeights // the heights of the recent views, for printing
 	frame      frameCache
 	// cutOff: the last answer ended at finish_reason "length"; said at

@@ -77,12 +77,22 @@ func (m *Model) cancelBecause(reason string) tea.Cmd {
 }
 
 func (m *Model) endTurn() {
+	if m.notice == m.turnHint {
+		m.notice = "" // it was about the turn that ended
+	}
+	m.turnHint = ""
 	m.printPlan()
 	m.afterPlanTurn()
 	m.busy = false
 	m.live = liveTurn{}
 	m.asking = nil // its approver returns: the turn's context is done
 	m.stream.toolOut = ""
+}
+
+// hintForTurn shows a hint that holds while the turn runs: it goes when
+// the turn ends (or, for a queued edit, when it is sent).
+func (m *Model) hintForTurn(hint string) {
+	m.notice, m.turnHint = hint, hint
 }
 
 func (m *Model) onEvent(ev listener.Event) tea.Cmd {

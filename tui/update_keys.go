@@ -122,7 +122,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 	case "ctrl+d":
 		if m.input.empty() {
 			if m.busy {
-				m.notice = "a turn is running: esc or ctrl+c cancels it first"
+				m.hintForTurn("a turn is running: esc or ctrl+c cancels it first")
 				return nil
 			}
 			return tea.Quit
@@ -142,7 +142,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 			if p, ok := m.pending.takeNewest(); ok {
 				m.input.set(p.text)
 				m.queuedEdit = true
-				m.notice = "editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it"
+				m.hintForTurn("editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it")
 			}
 			return nil
 		}
@@ -255,6 +255,9 @@ func isCommandLine(s string) bool {
 // submit sends the input: a command, a new turn, or while a turn runs an
 // item for the pending list (inject: into this turn; else after it).
 func (m *Model) submit(inject bool) tea.Cmd {
+	if m.queuedEdit && m.notice == m.turnHint {
+		m.notice = "" // the edit is done: its hint no longer applies
+	}
 	m.queuedEdit = false
 	if m.promptAsk != nil {
 		return m.promptArgTyped()

@@ -205,3 +205,35 @@ func TestTUIModelNotListedIsSaid(t *testing.T) {
 		t.Fatalf("a listed model was said to be unlisted:\n%s", scr)
 	}
 }
+
+// TestTUITurnHintsGoWithTheTurn: a hint about the running turn goes when
+// it no longer applies: "editing a queued message" once the edit is
+// queued again, "plan mode changes between turns" once the turn ended.
+func TestTUITurnHintsGoWithTheTurn(t *testing.T) {
+	t.Parallel()
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t, oaitest.Answer{Text: "slow answer done", Gate: gate}, oaitest.Answer{Text: "later done"})
+	tm := startTerm(t, srv)
+	tm.ask("something slow")
+	<-gate.Entered()
+	tm.typeText("for later")
+	tm.keys("Tab") // queued for after the turn
+	tm.waitFor("for later", 10*loadAllowance*time.Second)
+	tm.keys("Up") // taken out to edit
+	tm.waitFor("editing a queued message", 10*loadAllowance*time.Second)
+	tm.keys("Tab") // queued again
+	gone := func(hint string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * loadAllowance * time.Second); strings.Contains(tm.screen(), hint); time.Sleep(30 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the hint %q stayed:\n%s", hint, tm.screen())
+			}
+		}
+	}
+	gone("editing a queued message")
+	tm.keys("BTab")
+	tm.waitFor("plan mode changes between turns", 10*loadAllowance*time.Second)
+	gate.Release()
+	tm.waitFor("later done", 10*loadAllowance*time.Second)
+	gone("plan mode changes between turns")
+}
