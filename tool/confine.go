@@ -127,7 +127,7 @@ func (c *Confinement) runningWith(confined bool, protected []string) (*sandbox.B
 	b, say, err := c.runningLocked(confined, protected)
 	c.mu.Unlock()
 	if say && c.Started != nil {
-		c.Started(c.Describe())
+		c.Started(c.Headline())
 	}
 	return b, err
 }
@@ -234,8 +234,22 @@ func (c *Confinement) State(p *Policy) string {
 	return p.State("run_shell", false)
 }
 
-// Describe is one line for /tools and the start notice: which box is in
-// force and what it lets a command do. It starts the box to know: what
+// Headline is the start notice: which box is in force, in one line, and
+// where the rest is said (Describe).
+func (c *Confinement) Headline() string {
+	full := c.Describe()
+	head, _, ok := strings.Cut(full, "): ")
+	c.mu.Lock()
+	weak := c.engine == sandbox.LandlockOnly
+	c.mu.Unlock()
+	if !ok || !strings.HasPrefix(full, "sandbox ") || weak {
+		return full // off, no sandbox, or a weak one: all of it is news
+	}
+	return head + ") · /sandbox (or chat sandbox) says what it allows"
+}
+
+// Describe is one line for /tools and /sandbox: which box is in force
+// and what it lets a command do. It starts the box to know: what
 // it says is what the kernel gave, never what was asked for.
 func (c *Confinement) Describe() string {
 	switch {

@@ -34,6 +34,7 @@ var commands = []command{
 	{"/copy", "", "copy the last answer to the clipboard (OSC 52)", false},
 	{"/attach", "PATH", "attach an image or a text file to the next message", false},
 	{"/tools", "", "list the tools and whether they ask first", false},
+	{"/sandbox", "", "what the sandbox lets a command do (which box, writes, network, hidden files)", false},
 	{"/skills", "", "list the skills the model can load", false},
 	{"/mcp", "", "list the MCP servers, their state and tools", false},
 	{"/retry", "", "ask for the last answer again", true},
@@ -278,6 +279,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			b.WriteString("\n" + wrap(visibleLine(box), max(m.width-2, 20)))
 		}
 		m.print(m.noticeBlock(m.st.notice, b.String()))
+	case "/sandbox":
+		m.print(m.noticeBlock(m.st.notice, visibleLine(m.app.Sandbox())))
 	case "/skills":
 		skills := m.app.Skills()
 		if len(skills) == 0 {

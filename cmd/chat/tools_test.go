@@ -237,3 +237,25 @@ func TestTUITurnHintsGoWithTheTurn(t *testing.T) {
 	tm.waitFor("later done", 10*loadAllowance*time.Second)
 	gone("plan mode changes between turns")
 }
+
+// TestTUISandboxNoticeIsOneLine: the first screen says which box is in
+// force in one line, and /sandbox says the rest (what a command may
+// write, the network, the hidden folders).
+func TestTUISandboxNoticeIsOneLine(t *testing.T) {
+	t.Parallel()
+	needSandbox(t)
+	srv := oaitest.New(t)
+	tm := startTermOpts(t, srv, termOpts{width: 120, height: 40})
+	scr := tm.waitFor("/sandbox (or chat sandbox) says what it allows", 10*time.Second)
+	var line string
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "sandbox workspace-write") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "says what it allows") || strings.Contains(scr, "no network") {
+		t.Fatalf("the start notice is not one line:\n%s", scr)
+	}
+	tm.ask("/sandbox")
+	tm.waitFor("no network", 10*time.Second)
+}
