@@ -32,11 +32,11 @@ type Hook struct {
 	Command string
 	Timeout time.Duration
 	Source  string // where it was configured: "config" or a project file
-	// Unboxed runs it outside the sandbox (sandbox = "off"); else it runs
-	// in the box when the runner has one (InBox).
 	// Scripts are the files in the working directory the command names
 	// (see Scripts): it runs only while each is as pinned.
 	Scripts []string
+	// Unboxed runs it outside the sandbox (sandbox = "off"); else it runs
+	// in the box when the runner has one (InBox).
 	Unboxed bool
 	match   *regexp.Regexp
 }
