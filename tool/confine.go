@@ -349,17 +349,35 @@ func (c *Confinement) RunHook(ctx context.Context, dir string, env []string, com
 	if err != nil {
 		return 0, err
 	}
-	protected := sandbox.FindProtected(c.Spec.Workdir)
+	code, undone, err := c.guarded(c.Spec.Workdir, "hook", func(box *sandbox.Box) (int, error) {
+		return box.RunIO(ctx, []string{sh, "-c", command}, env, dir, std, shellWaitDelay)
+	})
+	c.gitWatch().report(undone)
+	return code, err
+}
+
+// guarded runs run in the box with the repositories guarded: the
+// protected paths under root found first, the watch told as it starts
+// and ends; it returns what was undone after it. A box that died before
+// it took the run (a run before this one killed it) is started again
+// once: nothing ran. what names the run in an error.
+func (c *Confinement) guarded(root, what string, run func(*sandbox.Box) (int, error)) (status int, undone []string, err error) {
+	protected := sandbox.FindProtected(root)
 	watch := c.gitWatch()
 	watch.before()
+	defer func() { undone = append(sandbox.UndoProtected(root, protected), watch.after()...) }()
 	box, err := c.runningWith(true, protected)
 	if err != nil {
-		watch.report(watch.after())
-		return 0, fmt.Errorf("the sandbox could not start, so the hook was not run: %w", err)
+		return 0, nil, fmt.Errorf("the sandbox could not start, so the %s was not run: %w", what, err)
 	}
-	code, err := box.RunIO(ctx, []string{sh, "-c", command}, env, dir, std, shellWaitDelay)
-	watch.report(append(sandbox.UndoProtected(c.Spec.Workdir, protected), watch.after()...))
-	return code, err
+	status, err = run(box)
+	if errors.Is(err, sandbox.ErrBoxGone) {
+		if box, err = c.runningWith(true, protected); err != nil {
+			return 0, nil, fmt.Errorf("the sandbox could not start again, so the %s was not run: %w", what, err)
+		}
+		status, err = run(box)
+	}
+	return status, nil, err
 }
 
 // FreezeWriters stops every process of the run that could write: what

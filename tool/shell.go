@@ -158,26 +158,9 @@ func (s RunShell) env() []string {
 // (or direnv, or chat) run a program later, outside any box, is undone
 // right after it, and the output says so to the model and the person.
 func (s RunShell) runBoxed(ctx context.Context, command string, out io.Writer) (int, error) {
-	protected := sandbox.FindProtected(s.root())
-	watch := s.Shell.gitWatch()
-	watch.before()
-	box, err := s.Shell.runningWith(true, protected)
-	if err != nil {
-		watch.after()
-		return 0, fmt.Errorf("the sandbox could not start, so the command was not run: %w", err)
-	}
-	status, err := s.runIn(ctx, box, command, out)
-	if errors.Is(err, sandbox.ErrBoxGone) {
-		// The box died before it took the command (a command before this
-		// one killed it): nothing ran, so it runs once, in a new box.
-		if box, err = s.Shell.runningWith(true, protected); err != nil {
-			watch.after()
-			return 0, fmt.Errorf("the sandbox could not start again, so the command was not run: %w", err)
-		}
-		status, err = s.runIn(ctx, box, command, out)
-	}
-	undone := sandbox.UndoProtected(s.root(), protected)
-	undone = append(undone, watch.after()...)
+	status, undone, err := s.Shell.guarded(s.root(), "command", func(box *sandbox.Box) (int, error) {
+		return s.runIn(ctx, box, command, out)
+	})
 	if len(undone) > 0 {
 		_, _ = out.Write([]byte(guardNote(undone) + "\n"))
 	}

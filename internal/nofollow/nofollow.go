@@ -19,10 +19,12 @@ import (
 var ErrLinked = errors.New("a symbolic link, or not a regular file, on the way")
 
 // OpenDir opens the folder rel ("a/b", "" for root itself) under the open
-// folder root.
+// folder root. Root itself is opened anew, not duplicated: a duplicate
+// shares its read position, and a second read of its entries through
+// the same root would find none.
 func OpenDir(root int, rel string) (int, error) {
 	if rel == "" || rel == "." {
-		return unix.Dup(root)
+		return unix.Openat(root, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	}
 	if fd, err := openat2Beneath(root, rel); !errors.Is(err, errors.ErrUnsupported) {
 		return fd, linked(err)

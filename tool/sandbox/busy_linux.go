@@ -22,7 +22,7 @@ func (b *Box) own(pid int) bool {
 		return true // gone, or a zombie being reaped
 	}
 	exe = strings.TrimSuffix(exe, " (deleted)")
-	return exe == b.self || b.spec.Bwrap != "" && exe == resolved(b.spec.Bwrap)
+	return exe == b.self || b.bwrap != "" && exe == b.bwrap
 }
 
 // children are the processes pid started that still run.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -52,6 +53,9 @@ type Box struct {
 	gone atomic.Bool
 	pid  int    // the box's process, outside
 	self string // chat's executable: the box's own processes run it
+	// bwrap is bubblewrap's executable, links resolved, when it is the
+	// engine: its processes are the box's own too.
+	bwrap string
 }
 
 // Start launches a box for spec with the strongest engine that works
@@ -197,6 +201,9 @@ func start(spec Spec) (*Box, error) {
 		return nil, err
 	}
 	b.pid = pid
+	if spec.Engine == Bubblewrap {
+		b.bwrap, _ = filepath.EvalSymlinks(spec.Bwrap)
+	}
 	if spec.Mode != Off {
 		b.notes = join(b.notes, b.bound(pid))
 	}

@@ -42,8 +42,9 @@ import (
 // it runs outside the box, and a command may swap a folder for a link at
 // any moment.
 type GitGuard struct {
-	workdir string
-	git     string // git's path; "" when there is none
+	workdir  string
+	resolved string // workdir with its links resolved: git may name it so
+	git      string // git's path; "" when there is none
 
 	mu    sync.Mutex
 	base  map[string]repoView // the accepted state, by entry
@@ -64,9 +65,22 @@ type repoView struct {
 // NewGitGuard guards the repositories under workdir; Accept records
 // their state as the person's.
 func NewGitGuard(workdir string) *GitGuard {
-	g := &GitGuard{workdir: workdir, dirs: map[string]dirMemo{}}
+	g := &GitGuard{workdir: workdir, resolved: workdir, dirs: map[string]dirMemo{}}
+	if r, err := filepath.EvalSymlinks(workdir); err == nil {
+		g.resolved = r
+	}
 	g.git, _ = exec.LookPath("git")
 	return g
+}
+
+// openRoot opens the working directory: everything the guard reads or
+// writes there goes through it, one folder at a time, never a link.
+func (g *GitGuard) openRoot() (int, func(), error) {
+	f, err := os.Open(g.workdir)
+	if err != nil {
+		return -1, nil, err
+	}
+	return int(f.Fd()), func() { f.Close() }, nil
 }
 
 // Accept takes the repositories as they are now as the person's (what
@@ -74,22 +88,27 @@ func NewGitGuard(workdir string) *GitGuard {
 func (g *GitGuard) Accept() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.base != nil && g.fingerprint() == g.print {
+	root, done, err := g.openRoot()
+	if err != nil {
 		return
 	}
-	g.settle()
+	defer done()
+	if g.base != nil && g.fingerprint(root) == g.print {
+		return
+	}
+	g.settle(root)
 	g.base = g.last
 }
 
 // settle reads every repository again and fingerprints what was read: a
 // change made while git read shows as a fingerprint that moved, and is
 // read again (or, after a few tries, at the next check).
-func (g *GitGuard) settle() {
+func (g *GitGuard) settle(root int) {
 	g.print = ""
 	for range 3 {
-		before := g.fingerprint()
-		g.last = g.readAll()
-		if after := g.fingerprint(); after == before {
+		before := g.fingerprint(root)
+		g.last = g.readAll(root)
+		if after := g.fingerprint(root); after == before {
 			g.print = after
 			return
 		}
@@ -103,50 +122,57 @@ func (g *GitGuard) settle() {
 func (g *GitGuard) Check() []string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	root, done, err := g.openRoot()
+	if err != nil {
+		return nil
+	}
+	defer done()
+	if g.base != nil && g.fingerprint(root) == g.print {
+		return nil
+	}
+	g.settle(root)
 	if g.base == nil {
-		g.settle()
 		g.base = g.last
 		return nil
 	}
-	if g.fingerprint() == g.print {
-		return nil
-	}
 	var undone []string
-	for entry, now := range g.readAll() {
-		undone = append(undone, g.undo(entry, now)...)
+	for entry, now := range g.last {
+		undone = append(undone, g.undo(root, entry, now)...)
 	}
-	g.settle()
+	if len(undone) > 0 {
+		g.settle(root) // what git reads after the undoing
+	}
 	return undone
 }
 
 // undo takes back what changed in one repository since the accepted
 // state.
-func (g *GitGuard) undo(entry string, now repoView) []string {
+func (g *GitGuard) undo(root int, entry string, now repoView) []string {
 	before, known := g.base[entry]
 	moved := known && (before.gitdir != now.gitdir || before.common != now.common)
 	switch {
 	case now.broken != "" && (!known || before.broken == "" || moved):
-		return g.putAside(entry, now.broken)
-	case now.broken == "" && (!known || moved) && !g.inside(now.gitdir, now.common):
-		return g.putAside(entry, "its git directory is outside the working directory or reached through a link")
+		return g.putAside(root, entry, now.broken)
+	case now.broken == "" && (!known || moved) && !g.inside(root, now.gitdir, now.common):
+		return g.putAside(root, entry, "its git directory is outside the working directory or reached through a link")
 	}
 	var undone []string
 	added := slices.DeleteFunc(slices.Clone(now.risky), func(r string) bool { return slices.Contains(before.risky, r) })
 	for _, r := range added {
 		origin, kv, _ := strings.Cut(r, "\x00")
 		key, value, _ := strings.Cut(kv, "\x00")
-		if err := g.unset(origin, key, value); err != nil {
-			return append(undone, g.putAside(entry, fmt.Sprintf("%s could not be taken out of %s (%v)", key, g.rel(origin), err))...)
+		if err := g.unset(root, origin, key, value); err != nil {
+			return append(undone, g.putAside(root, entry, fmt.Sprintf("%s could not be taken out of %s (%v)", key, g.rel(origin), err))...)
 		}
 		undone = append(undone, fmt.Sprintf("the setting %s in %s (it makes git run a program)", key, g.rel(origin)))
 	}
-	undone = append(undone, g.undoHooks(now.common, before.hooks, now.hooks)...)
+	undone = append(undone, g.undoHooks(root, now.common, before.hooks, now.hooks)...)
 	if len(added) > 0 {
 		// What git reads now must be what was accepted; if a key comes
 		// back by another route, the repository goes aside.
-		again := g.read(entry)
+		again := g.read(root, entry)
 		if left := slices.DeleteFunc(again.risky, func(r string) bool { return slices.Contains(before.risky, r) }); len(left) > 0 || again.broken != "" {
-			return append(undone, g.putAside(entry, "git still reads a setting that runs a program")...)
+			return append(undone, g.putAside(root, entry, "git still reads a setting that runs a program")...)
 		}
 	}
 	return undone
@@ -154,29 +180,24 @@ func (g *GitGuard) undo(entry string, now repoView) []string {
 
 // fingerprint is the metadata of every path git reads in the guarded
 // repositories: their entries, config files, commondir and hooks.
-func (g *GitGuard) fingerprint() string {
+func (g *GitGuard) fingerprint(root int) string {
 	var b strings.Builder
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return ""
-	}
-	defer root.Close()
-	for _, e := range findRepos(int(root.Fd()), g.dirs) {
-		b.WriteString(e + stamp(int(root.Fd()), e) + "\n")
+	for _, e := range findRepos(root, g.dirs) {
+		b.WriteString(e + stamp(root, e) + "\n")
 		v := g.last[e]
 		for _, p := range append(v.origins, filepath.Join(v.gitdir, "config.worktree"), filepath.Join(v.gitdir, "commondir"), filepath.Join(v.common, "config"), filepath.Join(v.common, "hooks")) {
 			if rel, ok := g.relInside(p); ok {
-				b.WriteString(p + stamp(int(root.Fd()), rel) + "\n")
+				b.WriteString(p + stamp(root, rel) + "\n")
 			}
 		}
 		if rel, ok := g.relInside(filepath.Join(v.common, "hooks")); ok {
-			if d, err := nofollow.OpenDir(int(root.Fd()), rel); err == nil {
+			if d, err := nofollow.OpenDir(root, rel); err == nil {
 				f := os.NewFile(uintptr(d), rel)
 				names, _ := f.Readdirnames(-1)
 				f.Close()
 				slices.Sort(names)
 				for _, n := range names {
-					b.WriteString(n + stamp(int(root.Fd()), path.Join(rel, n)))
+					b.WriteString(n + stamp(root, path.Join(rel, n)))
 				}
 			}
 		}
@@ -194,15 +215,10 @@ func stamp(root int, rel string) string {
 }
 
 // readAll reads every repository under the working directory.
-func (g *GitGuard) readAll() map[string]repoView {
+func (g *GitGuard) readAll(root int) map[string]repoView {
 	out := map[string]repoView{}
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return out
-	}
-	defer root.Close()
-	for _, e := range findRepos(int(root.Fd()), g.dirs) {
-		out[e] = g.read(e)
+	for _, e := range findRepos(root, g.dirs) {
+		out[e] = g.read(root, e)
 	}
 	return out
 }
@@ -238,7 +254,7 @@ func firstLine(s string) string {
 
 // read asks git what it reads for the repository found at entry (a .git
 // path, or a bare repository's folder).
-func (g *GitGuard) read(entry string) repoView {
+func (g *GitGuard) read(root int, entry string) repoView {
 	v := repoView{hooks: map[string]string{}}
 	dir := filepath.Join(g.workdir, filepath.FromSlash(entry))
 	if path.Base(entry) == ".git" {
@@ -282,24 +298,19 @@ func (g *GitGuard) read(entry string) repoView {
 			v.risky = append(v.risky, origin+"\x00"+key+"\x00"+value)
 		}
 	}
-	v.hooks = g.readHooks(v.common)
+	v.hooks = g.readHooks(root, v.common)
 	return v
 }
 
 // readHooks are the hooks that run (not *.sample) in a common git
 // directory inside the working directory.
-func (g *GitGuard) readHooks(common string) map[string]string {
+func (g *GitGuard) readHooks(root int, common string) map[string]string {
 	hooks := map[string]string{}
 	rel, ok := g.relInside(filepath.Join(common, "hooks"))
 	if !ok {
 		return hooks
 	}
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return hooks
-	}
-	defer root.Close()
-	d, err := nofollow.OpenDir(int(root.Fd()), rel)
+	d, err := nofollow.OpenDir(root, rel)
 	if err != nil {
 		return hooks
 	}
@@ -324,18 +335,13 @@ func (g *GitGuard) readHooks(common string) map[string]string {
 
 // undoHooks removes the hooks that appeared or changed (what a hook held
 // before is not kept: one that changed goes too, and is said).
-func (g *GitGuard) undoHooks(common string, before, now map[string]string) []string {
+func (g *GitGuard) undoHooks(root int, common string, before, now map[string]string) []string {
 	var undone []string
 	rel, ok := g.relInside(filepath.Join(common, "hooks"))
 	if !ok {
 		return nil
 	}
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return nil
-	}
-	defer root.Close()
-	d, err := nofollow.OpenDir(int(root.Fd()), rel)
+	d, err := nofollow.OpenDir(root, rel)
 	if err != nil {
 		return nil
 	}
@@ -354,17 +360,12 @@ func (g *GitGuard) undoHooks(common string, before, now map[string]string) []str
 // unset takes key = value out of origin, a config file inside the
 // working directory reached without a link: git edits a private copy,
 // which is written back without following links.
-func (g *GitGuard) unset(origin, key, value string) error {
+func (g *GitGuard) unset(root int, origin, key, value string) error {
 	rel, ok := g.relInside(origin)
 	if !ok {
 		return fmt.Errorf("it is outside the working directory")
 	}
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	dir, name, err := nofollow.Parent(int(root.Fd()), rel, false)
+	dir, name, err := nofollow.Parent(root, rel, false)
 	if err != nil {
 		return err
 	}
@@ -404,17 +405,12 @@ func (g *GitGuard) unset(origin, key, value string) error {
 
 // putAside renames what git finds (a .git entry, or a bare repository's
 // HEAD) so that git no longer takes it for a repository.
-func (g *GitGuard) putAside(entry, why string) []string {
+func (g *GitGuard) putAside(root int, entry, why string) []string {
 	target := entry
 	if path.Base(entry) != ".git" {
 		target = path.Join(entry, "HEAD")
 	}
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return nil
-	}
-	defer root.Close()
-	dir, name, err := nofollow.Parent(int(root.Fd()), target, false)
+	dir, name, err := nofollow.Parent(root, target, false)
 	if err != nil {
 		return []string{fmt.Sprintf("nothing: %s could not be put aside (%v)", entry, err)}
 	}
@@ -431,18 +427,13 @@ func (g *GitGuard) putAside(entry, why string) []string {
 
 // inside says whether git's directories for a repository are inside the
 // working directory and reached without a link.
-func (g *GitGuard) inside(paths ...string) bool {
-	root, err := os.Open(g.workdir)
-	if err != nil {
-		return false
-	}
-	defer root.Close()
+func (g *GitGuard) inside(root int, paths ...string) bool {
 	for _, p := range paths {
 		rel, ok := g.relInside(p)
 		if !ok {
 			return false
 		}
-		d, err := nofollow.OpenDir(int(root.Fd()), rel)
+		d, err := nofollow.OpenDir(root, rel)
 		if err != nil {
 			return false
 		}
@@ -457,7 +448,7 @@ func (g *GitGuard) relInside(p string) (string, bool) {
 	if p == "" {
 		return "", false
 	}
-	for _, base := range []string{g.workdir, resolved(g.workdir)} {
+	for _, base := range []string{g.workdir, g.resolved} {
 		if rel, err := filepath.Rel(base, p); err == nil && within(base, p) {
 			return filepath.ToSlash(rel), rel != "."
 		}
@@ -468,13 +459,6 @@ func (g *GitGuard) relInside(p string) (string, bool) {
 func (g *GitGuard) rel(p string) string {
 	if rel, ok := g.relInside(p); ok {
 		return rel
-	}
-	return p
-}
-
-func resolved(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
 	}
 	return p
 }
@@ -524,9 +508,7 @@ func findRepos(root int, memo map[string]dirMemo) []string {
 					m.subdirs = append(m.subdirs, name)
 				}
 			}
-			if memo != nil {
-				memo[rel] = m
-			}
+			memo[rel] = m
 		} else {
 			unix.Close(fd)
 		}
