@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -142,7 +143,33 @@ func confinement(env Env, cfg config.Config) (*tool.Confinement, error) {
 	slices.Sort(hidden)
 	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden),
 		Bwrap: sandbox.FindBwrap(cfg.Sandbox.Bwrap), MaxMemory: cfg.Sandbox.MaxMemoryMB << 20}
-	return tool.NewConfinement(spec, ChildEnv(env, cfg)), nil
+	c := tool.NewConfinement(spec, ChildEnv(env, cfg))
+	c.Net = &tool.Network{Allow: cfg.Sandbox.AllowDomains, Deny: cfg.Sandbox.DenyDomains,
+		Project: &tool.ProjectHosts{Path: xdg.State.Chat(env.Getenv, "network-allowed.json"), Root: wd},
+		Lookup:  testResolver(env.Getenv("CHAT_PROXY_HOSTS"))}
+	return c, nil
+}
+
+// testResolver answers names from a table ("name=ip,name=ip"), for tests
+// that need a name to resolve to a local address; nil (the system's
+// resolver) without one. What it answers is checked as any answer is.
+func testResolver(table string) func(ctx context.Context, host string) ([]net.IPAddr, error) {
+	if table == "" {
+		return nil
+	}
+	names := map[string]net.IP{}
+	for _, kv := range strings.Split(table, ",") {
+		name, ip, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		if parsed := net.ParseIP(ip); parsed != nil {
+			names[strings.ToLower(name)] = parsed
+		}
+	}
+	return func(ctx context.Context, host string) ([]net.IPAddr, error) {
+		if ip, ok := names[host]; ok {
+			return []net.IPAddr{{IP: ip}}, nil
+		}
+		return net.DefaultResolver.LookupIPAddr(ctx, host)
+	}
 }
 
 // ChildEnv is the environment of every child chat starts for the person

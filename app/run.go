@@ -154,6 +154,7 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	// What a job planted in a repository and the guard undid while no
 	// call was there to say it.
 	shell.Guarded = func(s string) { ls.Warn(s) }
+	watchNetwork(shell.Net, ls, spec.Approver)
 	// One set of rules for every agent of the run: the policy (and its
 	// "always" grants), who asks, the hooks around each call.
 	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: r.voice.hooks}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/chatrepl/chat/internal/hostpat"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/internal/xdg"
 )
@@ -162,6 +163,9 @@ type ToolsConfig struct {
 //	hidden = ["~/work/secrets"]     # more paths that look empty inside the sandbox
 //	bwrap = "/usr/bin/bwrap"        # bubblewrap to use (default: bwrap on PATH)
 //	max_memory_mb = 4096            # the box's commands together, where it gets a cgroup (default: half the RAM)
+//	allow_domains = ["proxy.golang.org", "*.npmjs.org"]  # hosts boxed commands may reach (through chat's proxy)
+//	deny_domains = ["*.example.net"]  # never, whatever allows them
+//	home_read = ["~/.config/nvim"]  # more of HOME the box may read (it sees only toolchains and caches)
 type SandboxConfig struct {
 	Mode        string   `toml:"mode"`
 	Bwrap       string   `toml:"bwrap"`
@@ -169,6 +173,11 @@ type SandboxConfig struct {
 	Writable    []string `toml:"writable"`
 	EnvKeep     []string `toml:"env_keep"`
 	Hidden      []string `toml:"hidden"`
+	// AllowDomains and DenyDomains are host patterns: a name, *.domain,
+	// or an IP address (a non-public one only this way).
+	AllowDomains []string `toml:"allow_domains"`
+	DenyDomains  []string `toml:"deny_domains"`
+	HomeRead     []string `toml:"home_read"`
 }
 
 // CheckpointsConfig is the [checkpoints] table:
@@ -289,6 +298,7 @@ type Flags struct {
 	NoProjectInstructions  *bool
 	MaxCost                *float64
 	MaxTurnTokens          *int
+	AllowDomains           []string // --allow-domain, added to the config's
 }
 
 // Steps is the effective step budget. Load has checked max_steps.
@@ -383,6 +393,20 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if f.Sandbox != nil {
 		c.Sandbox.Mode = *f.Sandbox
 		c.Sources["sandbox.mode"] = "flag --sandbox"
+	}
+	if len(f.AllowDomains) > 0 {
+		c.Sandbox.AllowDomains = append(c.Sandbox.AllowDomains, f.AllowDomains...)
+		c.Sources["sandbox.allow_domains"] = "flag --allow-domain and the config"
+	}
+	for _, l := range []struct {
+		key  string
+		pats []string
+	}{{"sandbox.allow_domains", c.Sandbox.AllowDomains}, {"sandbox.deny_domains", c.Sandbox.DenyDomains}} {
+		for _, p := range l.pats {
+			if why := hostpat.Check(p); why != "" {
+				return c, fmt.Errorf("%s %q (%s): %s", l.key, p, c.sourceOf(l.key), why)
+			}
+		}
 	}
 	if m := c.Sandbox.Mode; m != "" && !slices.Contains(SandboxModes, m) {
 		return c, fmt.Errorf("sandbox mode %q (%s): use %s", m, c.sourceOf("sandbox.mode"), strings.Join(SandboxModes, ", "))

@@ -2,6 +2,8 @@ package listener
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -163,6 +165,18 @@ type (
 		State, Tail string
 		Ended       bool
 	}
+	// Network is one connection a boxed command asked for through chat's
+	// proxy: allowed (with what it carried, once it ended) or refused
+	// (and why). Not tied to a turn: a job may ask at any time.
+	Network struct {
+		Origin
+		Host     string
+		Port     int
+		Command  string // who asked, where it was found
+		Allowed  bool
+		Reason   string
+		Up, Down int64 // bytes sent and received
+	}
 	// TurnDone is always the last event of a turn, whatever its outcome.
 	TurnDone struct {
 		Origin
@@ -190,6 +204,7 @@ func (Rescued) Kind() string        { return "rescued" }
 func (TurnDone) Kind() string       { return "turn_done" }
 func (Plan) Kind() string           { return "plan" }
 func (Job) Kind() string            { return "job" }
+func (Network) Kind() string        { return "network" }
 
 // PlanStep is one step of a task list; Status is "pending",
 // "in_progress" or "completed".
@@ -243,4 +258,13 @@ func RescuedText(e Rescued) string {
 		calls = fmt.Sprintf("%d tool calls", e.Calls)
 	}
 	return fmt.Sprintf("the model wrote %s as text (%s); it runs as a real call", calls, e.Format)
+}
+
+// Refusal says a refused connection in one line, for a person.
+func (n Network) Refusal() string {
+	s := "✗ the sandbox refused " + net.JoinHostPort(n.Host, strconv.Itoa(n.Port))
+	if n.Command != "" {
+		s += " (asked by: " + n.Command + ")"
+	}
+	return s + ": " + n.Reason
 }

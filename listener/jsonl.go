@@ -55,6 +55,11 @@ type Wire struct {
 	Job         int            `json:"job,omitempty"`
 	State       string         `json:"state,omitempty"`
 	Ended       bool           `json:"ended,omitempty"`
+	Host        string         `json:"host,omitempty"`
+	Port        int            `json:"port,omitempty"`
+	Allowed     *bool          `json:"allowed,omitempty"`
+	BytesUp     int64          `json:"bytes_up,omitempty"`
+	BytesDown   int64          `json:"bytes_down,omitempty"`
 }
 
 // OnEvent implements Listener.
@@ -86,6 +91,9 @@ func WireOf(e Event) Wire {
 		v.Text, v.Steps = e.Explanation, e.Steps
 	case Job:
 		v.ID, v.Job, v.Arguments, v.State, v.Text, v.Ended = e.CallID, e.ID, e.Command, e.State, e.Tail, e.Ended
+	case Network:
+		v.Host, v.Port, v.Arguments, v.Allowed, v.Reason = e.Host, e.Port, e.Command, &e.Allowed, e.Reason
+		v.BytesUp, v.BytesDown = e.Up, e.Down
 	case ToolOutput:
 		v.ID, v.Name, v.Text = e.ID, e.Name, e.Text
 	case ToolResult:

@@ -123,6 +123,11 @@ func (t *Terminal) OnEvent(e Event) {
 		// stays clean for a pipe.
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, strings.ReplaceAll(PlanText(e.Steps), "\n", "\n"+t.indent))
+	case Network:
+		if !e.Allowed {
+			t.endAnswerLine()
+			fmt.Fprintf(s.diag, "%s%s\n", t.indent, oneLine(String(e.Refusal()), 500))
+		}
 	case Job:
 		if e.Ended {
 			t.endAnswerLine()

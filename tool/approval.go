@@ -56,6 +56,7 @@ const (
 	GrantShell                      // shell commands starting with a prefix
 	GrantHost                       // fetching from one host
 	GrantTool                       // every call of one tool (a tool that names no narrower scope)
+	GrantNet                        // boxed commands reaching one host
 )
 
 // Grant is one thing an "always" answer allows for the rest of the
@@ -77,6 +78,8 @@ func (g Grant) String() string {
 		return "fetching from " + g.Value
 	case GrantTool:
 		return "every call of " + g.Value
+	case GrantNet:
+		return "connecting to " + g.Value + " from the sandbox"
 	}
 	return g.Value
 }
@@ -130,6 +133,8 @@ type Request struct {
 	// Granted is what the person is told when they answer yes ("" says
 	// nothing).
 	Granted string
+	// AlwaysScope is how long "always" lasts ("": this session).
+	AlwaysScope string
 	// changesFiles: the tool says its calls may change files (plan mode
 	// refuses them).
 	changesFiles bool

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/chatrepl/chat/tool/netproxy"
 	"github.com/chatrepl/chat/tool/sandbox"
 )
 
@@ -37,6 +38,8 @@ type Confinement struct {
 	// Guarded, when set, hears what was undone in the repositories while
 	// no command's result could say it (a job's doing).
 	Guarded func(note string)
+	// Net is the box's way out (nil: no network at all, as before).
+	Net *Network
 
 	mu     sync.Mutex
 	git    *gitWatch             // made at the first boxed command
@@ -50,6 +53,7 @@ type Confinement struct {
 	retired []*sandbox.Box
 	notes   string
 	engine  sandbox.Engine // of the box in force, once one started
+	proxies map[*sandbox.Box]*netproxy.Proxy
 }
 
 // NewConfinement settles the mode: a box mode where the kernel has
@@ -210,6 +214,11 @@ func (c *Confinement) Close() {
 	if c.git != nil {
 		c.git.close()
 	}
+	for _, p := range c.proxies {
+		if p != nil {
+			p.Close()
+		}
+	}
 	for _, b := range c.boxes {
 		b.Close()
 	}
@@ -278,7 +287,7 @@ func (c *Confinement) Describe() string {
 			s += ", " + strings.Join(c.Spec.Writable, ", ")
 		}
 	}
-	s += "; no network (TCP, UDP and unix sockets refused); credential folders hidden; no secrets in their environment"
+	s += "; " + c.networkLine() + "; credential folders hidden; no secrets in their environment"
 	if engine == sandbox.LandlockOnly {
 		s += "; other processes visible, and what a command leaves running in the background may outlive chat"
 	}
@@ -350,6 +359,9 @@ func (c *Confinement) RunHook(ctx context.Context, dir string, env []string, com
 		return 0, err
 	}
 	code, undone, err := c.guarded(c.Spec.Workdir, "hook", func(box *sandbox.Box) (int, error) {
+		env, done := c.withProxyEnv(box, env, "hook: "+command)
+		defer done()
+		// A hook's refusals are events, as a job's are: no result to carry them.
 		return box.RunIO(ctx, []string{sh, "-c", command}, env, dir, std, shellWaitDelay)
 	})
 	c.gitWatch().report(undone)
@@ -442,4 +454,20 @@ func (c *Confinement) planning() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.plan
+}
+
+// networkLine says what the box's network is, for Describe.
+func (c *Confinement) networkLine() string {
+	c.mu.Lock()
+	engine := c.engine
+	c.mu.Unlock()
+	if c.Net == nil || engine == sandbox.LandlockOnly {
+		return "no network (TCP, UDP and unix sockets refused)"
+	}
+	allow, project, session := c.Net.Allowed()
+	hosts := append(append(allow, project...), session...)
+	if len(hosts) == 0 {
+		return "network only through chat's proxy, to hosts you allow (none yet: each asks you; no DNS, no UDP, no unix sockets)"
+	}
+	return "network only through chat's proxy, to " + strings.Join(hosts, ", ") + " (others ask you; no DNS, no UDP, no unix sockets)"
 }

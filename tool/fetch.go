@@ -18,6 +18,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+
+	"github.com/chatrepl/chat/tool/netproxy"
 )
 
 // FetchURL gets a web page and returns its readable text. Every fetch
@@ -163,24 +165,7 @@ func (f FetchURL) resolve(ctx context.Context, u *url.URL, rv Review) (*hostPin,
 }
 
 // localKind names an address that is not on the public internet.
-func localKind(ip net.IP) string {
-	switch {
-	case ip.IsLoopback():
-		return "a loopback"
-	case ip.IsPrivate():
-		return "a private"
-	case ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast():
-		return "a link-local"
-	case ip.IsUnspecified():
-		return "an unspecified"
-	case ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
-		return "a multicast"
-	}
-	if ip4 := ip.To4(); ip4 != nil && ip4[0] == 100 && ip4[1]&0xc0 == 64 {
-		return "a carrier-grade NAT"
-	}
-	return ""
-}
+func localKind(ip net.IP) string { return netproxy.AddrKind(ip) }
 
 // pins are the hosts a fetch may connect to, and where.
 type pins struct {

@@ -44,9 +44,9 @@ func (s RunShell) Description() string {
 	d := s.described.Description()
 	switch c := s.Shell; {
 	case c.ReadOnly():
-		return d + " Commands run in a read-only sandbox without network: they can write nowhere. If a command truly needs more, set unsandboxed with a justification; the user decides."
+		return d + " Commands run in a read-only sandbox: they can write nowhere" + c.netSentence() + " If a command truly needs more, set unsandboxed with a justification; the user decides."
 	case c.Boxed():
-		return d + " Commands run in a sandbox without asking: they may write only in the working directory (not .git/ or .chat/) and the temporary directory, and have no network. If a command truly needs the network or a write elsewhere, set unsandboxed with a justification; the user decides."
+		return d + " Commands run in a sandbox without asking: they may write only in the working directory (not .git/ or .chat/) and the temporary directory" + c.netSentence() + " If a command truly needs more, set unsandboxed with a justification; the user decides."
 	}
 	return d + " The user approves commands (some may be allowed by their configuration)."
 }
@@ -127,12 +127,12 @@ func (s RunShell) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 		text = "(no output)\n"
 	}
 	switch {
-	case !boxed || status == 0 || !sandboxRefusal(text):
+	case !boxed || status == 0 || !sandboxRefusal(text) || strings.Contains(text, "[chat's sandbox proxy refused"):
 	case s.Shell.planning():
 		// Plan mode refuses unsandboxed too: retrying would waste a step.
 		text += "[the sandbox refused an operation: this is plan mode, where nothing is written and no command leaves the sandbox until the user says go; read and plan instead]\n"
 	default:
-		text += "[the sandbox refused an operation: writes outside the working directory (and in .git/ or .chat/) and the network are not allowed; if this command truly needs them, call run_shell again with unsandboxed and a justification]\n"
+		text += "[the sandbox refused an operation: writes outside the working directory (and in .git/ or .chat/) are not allowed, and the network reaches only the hosts the user allowed, through a proxy (HTTPS_PROXY is set; nothing else leaves the box, not DNS); if this command truly needs more, call run_shell again with unsandboxed and a justification]\n"
 	}
 	return s.withNotes(fmt.Sprintf("%s[exit status %d]", text, status)), nil
 }
@@ -173,7 +173,12 @@ func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, o
 	if err != nil {
 		return 0, err
 	}
-	return box.Run(ctx, []string{bash, "-c", command}, s.env(), s.root(), out, shellWaitDelay)
+	env, done := s.Shell.withProxyEnv(box, s.env(), command)
+	status, err := box.Run(ctx, []string{bash, "-c", command}, env, s.root(), out, shellWaitDelay)
+	if note := refusalNote(done()); note != "" {
+		_, _ = io.WriteString(out, note)
+	}
+	return status, err
 }
 
 // HostCommand is a command run outside any sandbox (run_shell's

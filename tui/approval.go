@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -216,7 +217,7 @@ func (m *Model) approvalKey(key string) bool {
 		}
 		switch {
 		case key == "a" && len(a.req.Always) > 0:
-			m.answer(tool.Decision{Verdict: tool.AllowAlways}, "✓ allowed for this session: "+grantList(a.req.Always))
+			m.answer(tool.Decision{Verdict: tool.AllowAlways}, "✓ allowed for "+cmp.Or(a.req.AlwaysScope, "this session")+": "+grantList(a.req.Always))
 		case key == "a":
 			m.notice = "\"always\" is not offered for this one: it asks every time"
 		default:

@@ -39,7 +39,7 @@ into the running turn, as typing during a turn does in the REPL.`,
 		},
 	}
 	f := cmd.Flags()
-	withRunFlags(f, o, "model", "base-url", "agent", "sandbox", "max-steps", "max-cost", "max-tokens", "context-window", "no-project-instructions")
+	withRunFlags(f, o, "model", "base-url", "agent", "sandbox", "allow-domain", "max-steps", "max-cost", "max-tokens", "context-window", "no-project-instructions")
 	return cmd
 }
 

@@ -82,19 +82,20 @@ type rootOptions struct {
 	noStream               bool
 	fullscreen             bool
 
-	cont    bool
-	resume  string
-	noSave  bool
-	files   []string
-	agent   string
-	schema  string
-	plan    bool
-	goPlan  bool
-	serve   bool // chat --serve: the REPL session on a web page too
-	yes     bool
-	ctxWin  int
-	sandbox string
-	ifBusy  string
+	cont         bool
+	resume       string
+	noSave       bool
+	files        []string
+	agent        string
+	schema       string
+	plan         bool
+	goPlan       bool
+	serve        bool // chat --serve: the REPL session on a web page too
+	yes          bool
+	ctxWin       int
+	sandbox      string
+	allowDomains []string
+	ifBusy       string
 
 	noProject bool
 	maxCost   float64
@@ -192,6 +193,7 @@ func runFlags(o *rootOptions) *pflag.FlagSet {
 	f.StringVarP(&o.resume, "resume", "r", "", "resume the session with this id (a unique prefix is enough)")
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
 	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
+	f.StringArrayVar(&o.allowDomains, "allow-domain", nil, "a host boxed commands may reach through chat's proxy (example.org, *.example.org, or an IP address; repeatable)")
 	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out of the system prompt")
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
 	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend (priced models) before its answer is synthesized; 0 = no bound")
@@ -216,6 +218,7 @@ func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, erro
 		ContextWindow: given(changed, "context-window", &o.ctxWin), Sandbox: given(changed, "sandbox", &o.sandbox),
 		NoProjectInstructions: given(changed, "no-project-instructions", &o.noProject),
 		MaxCost:               given(changed, "max-cost", &o.maxCost), MaxTurnTokens: given(changed, "max-tokens", &o.maxTokens),
+		AllowDomains: o.allowDomains,
 	}
 	return loadConfigFile(d, o, fl)
 }

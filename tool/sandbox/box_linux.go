@@ -28,9 +28,12 @@ const ctlFD = 3
 // request is one command sent to the box; its output and reply sockets
 // travel with it as rights.
 type request struct {
-	Argv []string `json:"argv"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
+	Argv []string `json:"argv,omitempty"`
+	Env  []string `json:"env,omitempty"`
+	Dir  string   `json:"dir,omitempty"`
+	// Dial asks for a connection to this port of the box's loopback
+	// instead of a command; only the reply socket travels with it.
+	Dial int `json:"dial,omitempty"`
 }
 
 // reply is the box's answer: ready (or why not) once, then an exit status
@@ -98,7 +101,18 @@ func serve(specJSON string) int {
 			return fail(ctl, err)
 		}
 	}
-	if err := send(ctl, reply{Ready: true, Notes: strings.Join(notes, "; ")}, nil); err != nil {
+	var gate []int
+	if spec.gated() {
+		fd, err := gateListener()
+		if err != nil {
+			notes = append(notes, "no way out of the box for allowed domains ("+err.Error()+")")
+		} else {
+			gate = []int{fd}
+		}
+	}
+	err := send(ctl, reply{Ready: true, Notes: strings.Join(notes, "; ")}, gate)
+	closeFDs(gate) // chat holds it now: nothing in the box can accept on it
+	if err != nil {
 		return 1
 	}
 	tmp := spec.TempDir
@@ -111,6 +125,10 @@ func serve(specJSON string) int {
 		req, fds, err := receive(ctl, buf)
 		if err != nil {
 			return 0 // chat closed the socket: the box ends, and its commands with it
+		}
+		if req.Dial > 0 {
+			go dialInside(req.Dial, fds)
+			continue
 		}
 		go r.run(req, fds)
 	}

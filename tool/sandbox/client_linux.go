@@ -56,6 +56,7 @@ type Box struct {
 	// bwrap is bubblewrap's executable, links resolved, when it is the
 	// engine: its processes are the box's own too.
 	bwrap string
+	netState
 }
 
 // Start launches a box for spec with the strongest engine that works
@@ -176,7 +177,12 @@ func start(spec Spec) (*Box, error) {
 	}
 	ready := make(chan error, 1)
 	go func() {
-		r, err := readReply(b.ctl)
+		r, fds, err := readReplyFDs(b.ctl)
+		if len(fds) == 1 && err == nil && r.Ready {
+			b.gateFile = os.NewFile(uintptr(fds[0]), "box-gate")
+		} else {
+			closeFDs(fds)
+		}
 		switch {
 		case err != nil:
 			select { // its last words
@@ -258,6 +264,7 @@ func (b *Box) Close() {
 	b.once.Do(func() {
 		unix.Close(b.ctl)
 		close(b.stop)
+		b.closeGate()
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"syscall"
 	"time"
 )
@@ -65,4 +66,24 @@ type Capability struct {
 // ProbeEngines: there is no box to probe here.
 func ProbeEngines(string) ([]Capability, []Engine, map[Engine]string, error) {
 	return nil, nil, nil, errors.New("no sandbox on this system: commands run unconfined, and every one asks")
+}
+
+// Gate: no box, no way out.
+func (*Box) Gate() (net.Listener, string) { return nil, "" }
+
+// ConnOwner: no box.
+func (*Box) ConnOwner(int, string) (string, string) { return "", "" }
+
+// Socket is a TCP socket of a box.
+type Socket struct {
+	Local, Remote int
+	Inode         uint64
+}
+
+// Listening: no box.
+func (*Box) Listening() []Socket { return nil }
+
+// DialInside: no box.
+func (*Box) DialInside(context.Context, int) (net.Conn, error) {
+	return nil, errors.New("no sandbox on this system")
 }

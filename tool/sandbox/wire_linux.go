@@ -30,7 +30,7 @@ func receive(fd int, buf []byte) (request, []int, error) {
 	if err != nil {
 		return req, nil, err
 	}
-	if err := json.Unmarshal(b, &req); err != nil || len(req.Argv) == 0 {
+	if err := json.Unmarshal(b, &req); err != nil || len(req.Argv) == 0 && req.Dial == 0 {
 		for _, f := range fds {
 			unix.Close(f)
 		}
@@ -69,13 +69,21 @@ func recvMessage(fd int, buf []byte) ([]byte, []int, error) {
 
 // readReply reads one reply.
 func readReply(fd int) (reply, error) {
+	r, fds, err := readReplyFDs(fd)
+	closeFDs(fds)
+	return r, err
+}
+
+// readReplyFDs reads one reply and the fds that came with it.
+func readReplyFDs(fd int) (reply, []int, error) {
 	var r reply
 	b, fds, err := recvMessage(fd, make([]byte, 64<<10))
-	for _, f := range fds {
-		unix.Close(f)
-	}
 	if err != nil {
-		return r, err
+		return r, nil, err
 	}
-	return r, json.Unmarshal(b, &r)
+	if err := json.Unmarshal(b, &r); err != nil {
+		closeFDs(fds)
+		return r, nil, err
+	}
+	return r, fds, nil
 }
