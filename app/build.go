@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"net"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -143,6 +144,12 @@ func confinement(env Env, cfg config.Config) (*tool.Confinement, error) {
 	slices.Sort(hidden)
 	spec := sandbox.Spec{Mode: mode, Workdir: wd, Writable: expandPaths(cfg.Sandbox.Writable, home), Hidden: slices.Compact(hidden),
 		Bwrap: sandbox.FindBwrap(cfg.Sandbox.Bwrap), MaxMemory: cfg.Sandbox.MaxMemoryMB << 20}
+	if real, err := filepath.EvalSymlinks(home); err == nil && filepath.IsAbs(home) {
+		self, _ := os.Executable()
+		spec.Home = real
+		spec.HomeVisible = sandbox.HomeVisible(real, env.Getenv("PATH"), self, expandPaths(cfg.Sandbox.HomeRead, home))
+	}
+	spec.GoModCache = goModCache(env.Getenv, home)
 	c := tool.NewConfinement(spec, ChildEnv(env, cfg))
 	c.Net = &tool.Network{Allow: cfg.Sandbox.AllowDomains, Deny: cfg.Sandbox.DenyDomains,
 		Project: &tool.ProjectHosts{Path: xdg.State.Chat(env.Getenv, "network-allowed.json"), Root: wd},
@@ -170,6 +177,24 @@ func testResolver(table string) func(ctx context.Context, host string) ([]net.IP
 		}
 		return net.DefaultResolver.LookupIPAddr(ctx, host)
 	}
+}
+
+// goModCache is the person's Go module cache, where it exists ("" else).
+func goModCache(getenv func(string) string, home string) string {
+	dir := getenv("GOMODCACHE")
+	if dir == "" {
+		gopath := filepath.SplitList(getenv("GOPATH"))
+		switch {
+		case len(gopath) > 0 && gopath[0] != "":
+			dir = filepath.Join(gopath[0], "pkg", "mod")
+		case home != "":
+			dir = filepath.Join(home, "go", "pkg", "mod")
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "cache", "download")); dir == "" || err != nil || !fi.IsDir() {
+		return ""
+	}
+	return dir
 }
 
 // ChildEnv is the environment of every child chat starts for the person

@@ -81,7 +81,7 @@ func TestRegistriesThroughTheBox(t *testing.T) {
 	engines := boxEngines(t)
 	reg := findRegistries(t)
 	lines := []string{
-		"export GOPROXY='" + reg.goproxy + "' GOSUMDB='" + reg.gosumdb + "' GOPATH=$PWD/.gopath GOFLAGS=-modcacherw GOTOOLCHAIN=local; go mod download -json github.com/google/uuid@v1.6.0",
+		"GOTOOLCHAIN=local go mod download -json github.com/google/uuid@v1.6.0",
 		"npm view --registry '" + reg.npm + "' is-number@7.0.0 version",
 	}
 	for _, u := range asuser.Both(t) {
@@ -98,7 +98,12 @@ func TestRegistriesThroughTheBox(t *testing.T) {
 					w := netWorld(t, u, bwrap, list)
 					srv := oaitest.New(t)
 					srv.SetFallback(shellCalls(lines, map[string]any{"timeout_seconds": 300}))
-					stdout, stderr, _ := w.chat(t, srv, "-p", "go")
+					// The person's Go settings, as chat would find them.
+					cmd := w.as(exec.Command(w.bin, "-p", "go"))
+					cmd.Dir = w.work
+					cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret",
+						"GOPROXY="+reg.goproxy, "GOSUMDB="+reg.gosumdb)
+					stdout, stderr, _ := run(t, cmd)
 					if !strings.Contains(stdout, "done") {
 						t.Fatalf("chat did not answer:\n%s\n%s", stdout, stderr)
 					}

@@ -120,6 +120,7 @@ func serve(specJSON string) int {
 		tmp = "" // nothing is confined: the person's own TMPDIR
 	}
 	r := newReaper(tmp)
+	r.gomodcache = spec.GoModCache
 	buf := make([]byte, maxMessage) // one buffer: a request is decoded before the next is read
 	for {
 		req, fds, err := receive(ctl, buf)
@@ -212,6 +213,11 @@ func enterNamespaces(spec Spec) (notes []string, err error) {
 	if err := privateTmp(spec); err != nil {
 		return nil, fmt.Errorf("a private /tmp: %w", err)
 	}
+	if spec.homeHidden() {
+		if err := privateHome(spec); err != nil {
+			return nil, fmt.Errorf("hiding %s: %w", spec.Home, err)
+		}
+	}
 	for _, p := range spec.Protected {
 		if err := readOnlyBind(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("making %s read-only: %w", p, err)
@@ -227,6 +233,9 @@ func enterNamespaces(spec Spec) (notes []string, err error) {
 		notes = append(notes, "no loopback inside the box ("+err.Error()+")")
 	}
 	for _, p := range spec.coveredHidden() {
+		if spec.goneWithHome(p) {
+			continue
+		}
 		if err := hide(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			notes = append(notes, "could not hide "+p+" ("+err.Error()+")")
 		}
@@ -271,22 +280,69 @@ func privateTmp(spec Spec) error {
 		return err
 	}
 	for _, k := range kept {
-		var st unix.Stat_t
-		if err := unix.Fstat(k.fd, &st); err != nil {
-			return err
-		}
-		var err error
-		if st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			err = os.MkdirAll(k.path, 0o700)
-		} else if err = os.MkdirAll(filepath.Dir(k.path), 0o700); err == nil {
-			err = os.WriteFile(k.path, nil, 0o600)
-		}
-		if err != nil {
-			return err
-		}
-		if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", k.fd), k.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		if err := bindKept(k.fd, k.path, false); err != nil {
 			return fmt.Errorf("%s: %w", k.path, err)
 		}
+	}
+	return nil
+}
+
+// privateHome covers the person's home with an empty folder and puts
+// back, from handles taken before, what the box shows of it (read-only)
+// and the writable roots under it (the working directory) as they were.
+// chat's own executable, when it lives there, is among what is shown.
+func privateHome(spec Spec) error {
+	visible, writable := spec.homeKept()
+	type keep struct {
+		path string
+		fd   int
+		ro   bool
+	}
+	var kept []keep
+	defer func() {
+		for _, k := range kept {
+			unix.Close(k.fd)
+		}
+	}()
+	for i, p := range append(visible, writable...) {
+		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue // gone, or a dangling link: nothing to show
+		}
+		kept = append(kept, keep{p, fd, i < len(visible)})
+	}
+	if err := unix.Mount("tmpfs", spec.Home, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		return err
+	}
+	for _, k := range kept {
+		if err := bindKept(k.fd, k.path, k.ro); err != nil {
+			return fmt.Errorf("%s: %w", k.path, err)
+		}
+	}
+	return nil
+}
+
+// bindKept makes a mount point at path for what fd holds (a folder or a
+// file) and binds it there, read-only when ro.
+func bindKept(fd int, path string, ro bool) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	var err error
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		err = os.MkdirAll(path, 0o755)
+	} else if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+		err = os.WriteFile(path, nil, 0o600)
+	}
+	if err != nil {
+		return err
+	}
+	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	if ro {
+		return remountReadOnly(path)
 	}
 	return nil
 }
@@ -297,6 +353,12 @@ func readOnlyBind(p string) error {
 	if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 		return err
 	}
+	return remountReadOnly(p)
+}
+
+// remountReadOnly makes the bind mount at p read-only. A remount inside a
+// user namespace must keep the flags the kernel locked (nosuid, nodev …).
+func remountReadOnly(p string) error {
 	var st unix.Statfs_t
 	if err := unix.Statfs(p, &st); err != nil {
 		return err
@@ -355,6 +417,18 @@ func restrict(spec Spec) error {
 	if spec.Engine == LandlockOnly {
 		// The person's terminals stay out of reach: reading one steals keys.
 		hidden := append(slices.Clone(spec.Hidden), "/dev/pts", "/dev/tty", "/dev/ptmx", "/dev/console")
+		hidden = append(hidden, systemSecrets...)
+		if spec.homeHidden() {
+			hidden = append(hidden, spec.Home)
+			visible, _ := spec.homeKept()
+			for _, p := range visible {
+				if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+					rules = append(rules, grantAround(p, spec.Hidden, landlock.RODirs, landlock.ROFiles)...)
+				} else if err == nil {
+					rules = append(rules, landlock.ROFiles(p).IgnoreIfMissing())
+				}
+			}
+		}
 		rules = append(rules, grantAround("/", hidden, landlock.RODirs,
 			landlock.ROFiles)...)
 	} else {
@@ -422,6 +496,9 @@ type reaper struct {
 	mu      sync.Mutex
 	waiting map[int]chan syscall.WaitStatus
 	tmp     string // every command's TMPDIR: the box's own folder
+	// gomodcache is the person's Go module cache (read-only in the box):
+	// commands fill one of their own from it.
+	gomodcache string
 }
 
 func newReaper(tmp string) *reaper {
@@ -482,6 +559,7 @@ func (r *reaper) run(req request, fds []int) {
 		// Caches in the box's own folder: go test, npm test, pip build
 		// there, and never write what the person's next build outside runs.
 		boxed := []string{"TMPDIR=" + r.tmp, "XDG_CACHE_HOME=" + r.tmp + "/.cache", "npm_config_cache=" + r.tmp + "/.npm"}
+		boxed = append(boxed, goEnv(env, r.tmp, r.gomodcache)...)
 		env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 			return slices.ContainsFunc(boxed, func(b string) bool { return strings.HasPrefix(kv, b[:strings.IndexByte(b, '=')+1]) })
 		})

@@ -16,7 +16,17 @@ func bwrapArgs(spec Spec, self string) []string {
 	} else {
 		a = append(a, "--tmpfs", "/tmp")
 	}
+	if spec.homeHidden() {
+		visible, _ := spec.homeKept()
+		a = append(a, "--perms", "0755", "--tmpfs", spec.Home)
+		for _, p := range visible {
+			a = append(a, "--ro-bind", p, p)
+		}
+	}
 	for _, p := range spec.coveredHidden() {
+		if spec.goneWithHome(p) {
+			continue
+		}
 		fi, err := os.Stat(p)
 		switch {
 		case err != nil:

@@ -61,6 +61,13 @@ type Spec struct {
 	// Hidden are paths that look empty inside the box (folders that hold
 	// credentials, sockets of the person's session).
 	Hidden []string `json:"hidden,omitempty"`
+	// Home is the person's home: hidden from the box but for HomeVisible
+	// (read-only) and the writable roots under it ("": shown whole).
+	Home        string   `json:"home,omitempty"`
+	HomeVisible []string `json:"home_visible,omitempty"`
+	// GoModCache is the person's Go module cache: commands get a cache of
+	// their own, filled from it first.
+	GoModCache string `json:"gomodcache,omitempty"`
 	// Protected are the paths under Workdir that stay read-only; Start
 	// fills it with FindProtected when it is nil.
 	Protected []string `json:"protected,omitempty"`
@@ -145,7 +152,7 @@ func FindBwrap(configured string) string {
 // under /tmp (the box's own).
 func (s Spec) coveredHidden() []string {
 	var out []string
-	for _, p := range s.Hidden {
+	for _, p := range append(slices.Clone(s.Hidden), systemSecrets...) {
 		if !within(p, s.Workdir) && !within("/tmp", p) {
 			out = append(out, p)
 		}
