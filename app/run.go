@@ -305,6 +305,14 @@ func (r *Run) Skills() []tool.Skill { return r.ext.skills }
 // Sandbox says where commands run.
 func (r *Run) Sandbox() string { return r.shell.Describe() }
 
+// Network is the box's way out and what it allowed (nil: none).
+func (r *Run) Network() *tool.Network {
+	if !r.shell.Boxed() {
+		return nil
+	}
+	return r.shell.Net
+}
+
 // StartBox starts the box behind the first frame, so its notice says
 // which box is in force before anything runs in it.
 func (r *Run) StartBox() {

@@ -368,3 +368,78 @@ func (c *Confinement) netSentence() string {
 	}
 	return "; the network reaches only hosts the user allows, through a proxy the usual tools use (HTTPS_PROXY); no DNS."
 }
+
+// Report is /network: what is allowed and from where, and this run's
+// connections by host (the last ones first).
+func (n *Network) Report() string {
+	if n == nil {
+		return "no network for boxed commands in this run (no sandbox, or one without a network namespace)"
+	}
+	allow, project, session := n.Allowed()
+	var b strings.Builder
+	list := func(what string, hosts []string) {
+		if len(hosts) == 0 {
+			hosts = []string{"none"}
+		}
+		b.WriteString(what + strings.Join(hosts, ", ") + "\n")
+	}
+	b.WriteString("boxed commands reach the network only through chat's proxy, by host name (TLS is not looked into: an allowed host is allowed whole)\n")
+	list("allowed by the config and --allow-domain: ", allow)
+	list("allowed in this project (answered \"always\"): ", project)
+	list("allowed in this session: ", session)
+	if len(n.Deny) > 0 {
+		list("denied (deny_domains): ", n.Deny)
+	}
+	type total struct {
+		allowed, refused int
+		down, up         int64
+		reason           string
+	}
+	byHost := map[string]*total{}
+	var order []string
+	for _, e := range n.Log() {
+		hp := net.JoinHostPort(e.Host, strconv.Itoa(e.Port))
+		t := byHost[hp]
+		if t == nil {
+			t = &total{}
+			byHost[hp] = t
+			order = append(order, hp)
+		}
+		if e.Allowed {
+			t.allowed++
+			t.down += e.Down
+			t.up += e.Up
+		} else {
+			t.refused++
+			t.reason = e.Reason
+		}
+	}
+	if len(order) == 0 {
+		b.WriteString("no connection yet in this session")
+		return b.String()
+	}
+	b.WriteString("this session's connections:")
+	for _, hp := range order {
+		t := byHost[hp]
+		if t.allowed > 0 {
+			fmt.Fprintf(&b, "\n  ✓ %s  %d× (%s ↓ %s ↑)", hp, t.allowed, bytesString(t.down), bytesString(t.up))
+		}
+		if t.refused > 0 {
+			fmt.Fprintf(&b, "\n  ✗ %s  %d× refused: %s", hp, t.refused, t.reason)
+		}
+	}
+	return b.String()
+}
+
+// Forget takes host off this session's and this project's allowances.
+func (n *Network) Forget(host string) (bool, error) {
+	n.mu.Lock()
+	had := slices.Contains(n.session, host)
+	n.session = slices.DeleteFunc(n.session, func(h string) bool { return h == host })
+	n.mu.Unlock()
+	if n.Project == nil {
+		return had, nil
+	}
+	removed, err := n.Project.Remove(host)
+	return had || removed, err
+}

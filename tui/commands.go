@@ -35,6 +35,7 @@ var commands = []command{
 	{"/attach", "PATH", "attach an image or a text file to the next message", false},
 	{"/tools", "", "list the tools and whether they ask first", false},
 	{"/sandbox", "", "what the sandbox lets a command do (which box, writes, network, hidden files)", false},
+	{"/network", "[allow HOST | forget HOST]", "the hosts boxed commands may reach, and this session's connections; allow one for this session, or forget one", false},
 	{"/skills", "", "list the skills the model can load", false},
 	{"/mcp", "", "list the MCP servers, their state and tools", false},
 	{"/retry", "", "ask for the last answer again", true},
@@ -281,6 +282,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.noticeBlock(m.st.notice, b.String()))
 	case "/sandbox":
 		m.print(m.noticeBlock(m.st.notice, visibleLine(m.app.Sandbox())))
+	case "/network":
+		m.networkCommand(arg)
 	case "/skills":
 		skills := m.app.Skills()
 		if len(skills) == 0 {
@@ -592,4 +595,35 @@ func contextOf(msgs []session.Message) int {
 		}
 	}
 	return 0
+}
+
+// networkCommand is /network: the report, or allow / forget a host.
+func (m *Model) networkCommand(arg string) {
+	n := m.app.Network()
+	verb, host, _ := strings.Cut(strings.TrimSpace(arg), " ")
+	host = strings.ToLower(strings.TrimSpace(host))
+	switch {
+	case n == nil:
+		m.print(m.noticeBlock(m.st.notice, "no network for boxed commands in this run (no sandbox, or one without a network namespace)"))
+	case verb == "":
+		m.print(m.noticeBlock(m.st.notice, listener.VisibleString(n.Report())))
+	case verb == "allow" && host != "":
+		if err := n.AllowForSession(host); err != nil {
+			m.print(m.noticeBlock(m.st.warn, visibleLine(err.Error())))
+			return
+		}
+		m.print(m.noticeBlock(m.st.notice, "✓ boxed commands may reach "+visibleLine(host)+" in this session"))
+	case verb == "forget" && host != "":
+		had, err := n.Forget(host)
+		switch {
+		case err != nil:
+			m.print(m.noticeBlock(m.st.warn, visibleLine(err.Error())))
+		case had:
+			m.print(m.noticeBlock(m.st.notice, visibleLine(host)+" is no longer allowed by your answers (the config's list stays as it is)"))
+		default:
+			m.print(m.noticeBlock(m.st.notice, visibleLine(host)+" was not allowed by an answer of yours"))
+		}
+	default:
+		m.print(m.noticeBlock(m.st.warn, "usage: /network, /network allow HOST, /network forget HOST"))
+	}
 }

@@ -85,6 +85,8 @@ type App interface {
 	// commands run (/tools).
 	ToolStates() []ToolState
 	Sandbox() string
+	// Network is the box's way out (/network; nil: none).
+	Network() *tool.Network
 	Skills() []tool.Skill
 	// MCPStates lists the MCP servers (nil: none configured); MCP is
 	// their prompts, resources and questions (nil: none configured).
