@@ -133,3 +133,82 @@ func TestTheBoxReachesOnlyWhatIsAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLAsksPerHost: a host on no list is put to the person in the
+// REPL, naming the command that asked: yes lets it through for the
+// session (asked once), always for the project (kept on disk), no
+// refuses it and the command is told. As root and as an ordinary user.
+func TestREPLAsksPerHost(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	engines := boxEngines(t)
+	bwrap := engines["with bubblewrap"]
+	if bwrap == "" {
+		bwrap = engines["without bubblewrap"]
+	}
+	for _, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			t.Parallel()
+			svc := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
+			w := netWorld(t, u, bwrap, "allow_domains = [\"127.0.0.2\"]\n")
+			srv := oaitest.New(t)
+			srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+				last := req.Messages[len(req.Messages)-1]
+				if last.Role == "tool" {
+					return oaitest.Answer{Text: "fetched: " + strings.Fields(last.Text()+" x")[0]}
+				}
+				host := strings.TrimPrefix(last.Text(), "fetch ")
+				return oaitest.Answer{Calls: []oaitest.Call{shellCall(fmt.Sprintf("c%d", req.Index),
+					fmt.Sprintf("curl -sS -m 60 http://%s.test:%d/", host, svc.port))}}
+			})
+			p := w.term(t)
+			p.keys(fmt.Sprintf("export CHAT_PROXY_HOSTS=yes.test=127.0.0.2,always.test=127.0.0.2,no.test=127.0.0.2"), "Enter")
+			p.startChat(srv)
+			answer := func(host, key string) {
+				t.Helper()
+				p.ask("fetch " + host)
+				// The choices show once the prompt takes keys (not while the
+				// person is still typing).
+				if !p.waitScreen("let the sandbox connect to "+host+".test") || !p.waitScreen("[y]es  [n]o  [a]lways: connecting to "+host+".test") {
+					t.Fatalf("no question for %s:\n%s", host, p.screen())
+				}
+				if !strings.Contains(p.screen(), "asked by: curl -sS -m 60 http://"+host+".test") {
+					t.Errorf("the question does not name the command:\n%s", p.screen())
+				}
+				p.keys(key)
+			}
+			answer("yes", "y")
+			if !p.waitScreen("fetched: ALLOWED-BODY") {
+				t.Fatalf("yes did not let it through:\n%s", p.screen())
+			}
+			answer("always", "a")
+			if !p.waitScreen("allowed for this project") {
+				t.Fatalf("always was not said:\n%s", p.screen())
+			}
+			answer("no", "n")
+			if !p.waitScreen("fetched: chat's") {
+				t.Fatalf("no answer after no:\n%s", p.screen())
+			}
+			// Asked once: yes.test goes through now without a question.
+			p.ask("fetch yes")
+			for i := 0; i < 600 && strings.Count(p.screen(), "fetched: ALLOWED-BODY") < 3; i++ {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if n := strings.Count(p.screen(), "yes.test allowed for this session"); n != 1 || strings.Count(p.screen(), "fetched: ALLOWED-BODY") != 3 {
+				t.Errorf("yes.test was answered %d times:\n%s", n, p.screen())
+			}
+			p.ask("/network")
+			if !p.waitScreen("refused: you refused no.test") {
+				t.Errorf("/network does not list the refusal:\n%s", p.screen())
+			}
+			kept, _ := os.ReadFile(filepath.Join(w.home, ".local/state/chat/network-allowed.json"))
+			if !strings.Contains(string(kept), "always.test") || strings.Contains(string(kept), "yes.test") {
+				t.Errorf("the project's hosts: %s", kept)
+			}
+			tools := allResults(srv)
+			if !strings.Contains(tools, "proxy refused: ✗ no.test") {
+				t.Errorf("the command was not told of the refusal:\n%s", tools)
+			}
+		})
+	}
+}
