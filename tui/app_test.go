@@ -55,7 +55,7 @@ func (a *testApp) Persona() string                   { return "" }
 func (a *testApp) SwitchAgent(name string) error     { return errors.New("no agent named " + name) }
 func (a *testApp) ToolStates() []ToolState           { return a.tools }
 func (a *testApp) Sandbox() string                   { return "" }
-func (a *testApp) Network() *tool.Network             { return nil }
+func (a *testApp) Network() *tool.Network            { return nil }
 func (a *testApp) Skills() []tool.Skill              { return a.skills }
 func (a *testApp) MCPStates() []MCPState             { return a.mcp }
 func (a *testApp) MCP() *app.MCP                     { return nil }
