@@ -155,6 +155,8 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	// call was there to say it.
 	shell.Guarded = func(s string) { ls.Warn(s) }
 	watchNetwork(shell.Net, ls, spec.Approver)
+	// A job's server, reached from the host: said where it is.
+	shell.Forwarded = func(s string) { ls.Emit(listener.Notice{Text: s}) }
 	// One set of rules for every agent of the run: the policy (and its
 	// "always" grants), who asks, the hooks around each call.
 	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: r.voice.hooks}

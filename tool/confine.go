@@ -40,6 +40,9 @@ type Confinement struct {
 	Guarded func(note string)
 	// Net is the box's way out (nil: no network at all, as before).
 	Net *Network
+	// Forwarded, when set, hears that a job's server is reached from the
+	// host (where).
+	Forwarded func(note string)
 
 	mu     sync.Mutex
 	git    *gitWatch             // made at the first boxed command
@@ -359,7 +362,7 @@ func (c *Confinement) RunHook(ctx context.Context, dir string, env []string, com
 		return 0, err
 	}
 	code, undone, err := c.guarded(c.Spec.Workdir, "hook", func(box *sandbox.Box) (int, error) {
-		env, done := c.withProxyEnv(box, env, "hook: "+command)
+		env, _, done := c.withProxyEnv(box, env, "hook: "+command)
 		defer done()
 		// A hook's refusals are events, as a job's are: no result to carry them.
 		return box.RunIO(ctx, []string{sh, "-c", command}, env, dir, std, shellWaitDelay)

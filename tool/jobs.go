@@ -87,6 +87,8 @@ type Job struct {
 	ended  time.Time
 	stated bool      // the agent was told it ended
 	told   time.Time // when its output was last announced
+	// forwards are the job's servers, reached from the host.
+	forwards []Forward
 }
 
 // Write keeps the newest JobRing bytes.
@@ -127,7 +129,7 @@ func (js *Jobs) Start(command, callID string, run func(ctx context.Context, out 
 	js.mu.Unlock()
 	js.notify(JobEvent{Job: j}) // before the call that starts it returns
 	go func() {
-		exit, err := run(ctx, j)
+		exit, err := run(withJob(ctx, j), j)
 		j.mu.Lock()
 		j.exit, j.err, j.ended = exit, err, time.Now()
 		if ctx.Err() != nil {
@@ -171,6 +173,9 @@ func (j *Job) State() string {
 		j.jobs.mu.Unlock()
 		if frozen {
 			return "paused (plan mode)"
+		}
+		if serves := j.servesLine(); serves != "" {
+			return "running · " + serves
 		}
 		return "running"
 	}

@@ -325,14 +325,15 @@ func ProxyEnv(addr string) []string {
 // withProxyEnv is env with the proxy's variables for box (replacing any
 // the person's environment had: they would point outside the box) and
 // command's tag, and the proxy started; env unchanged for a box without
-// a way out. done forgets the command and returns what it was refused.
-func (c *Confinement) withProxyEnv(box *sandbox.Box, env []string, command string) (_ []string, done func() []string) {
+// a way out. tag marks the command's processes; done forgets the command
+// and returns what it was refused.
+func (c *Confinement) withProxyEnv(box *sandbox.Box, env []string, command string) (_ []string, tag string, done func() []string) {
 	if c == nil || c.Net == nil || box.Engine() == sandbox.Plain {
-		return env, func() []string { return nil }
+		return env, "", func() []string { return nil }
 	}
 	_, addr := box.Gate()
 	if addr == "" {
-		return env, func() []string { return nil }
+		return env, "", func() []string { return nil }
 	}
 	c.mu.Lock()
 	if c.proxies == nil {
@@ -342,13 +343,13 @@ func (c *Confinement) withProxyEnv(box *sandbox.Box, env []string, command strin
 		c.proxies[box] = c.Net.proxyFor(box)
 	}
 	c.mu.Unlock()
-	tag, done := c.Net.running(command)
+	tag, done = c.Net.running(command)
 	add := append(ProxyEnv(addr), commandTag+"="+tag)
 	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		name, _, _ := strings.Cut(kv, "=")
 		return slices.ContainsFunc(add, func(a string) bool { return strings.HasPrefix(a, name+"=") })
 	})
-	return append(out, add...), done
+	return append(out, add...), tag, done
 }
 
 // refusalNote tells the model what the proxy refused a command ("" when

@@ -173,7 +173,12 @@ func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, o
 	if err != nil {
 		return 0, err
 	}
-	env, done := s.Shell.withProxyEnv(box, s.env(), command)
+	env, tag, done := s.Shell.withProxyEnv(box, s.env(), command)
+	if j := jobOf(ctx); j != nil && tag != "" {
+		fctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go forwardJobPorts(fctx, box, tag, j, s.Shell.Forwarded)
+	}
 	status, err := box.Run(ctx, []string{bash, "-c", command}, env, s.root(), out, shellWaitDelay)
 	if note := refusalNote(done()); note != "" {
 		_, _ = io.WriteString(out, note)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -155,7 +157,7 @@ func TestREPLAsksPerHost(t *testing.T) {
 			srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
 				last := req.Messages[len(req.Messages)-1]
 				if last.Role == "tool" {
-					return oaitest.Answer{Text: "fetched: " + strings.Fields(last.Text()+" x")[0]}
+					return oaitest.Answer{Text: "fetched: " + strings.Fields(last.Text() + " x")[0]}
 				}
 				host := strings.TrimPrefix(last.Text(), "fetch ")
 				return oaitest.Answer{Calls: []oaitest.Call{shellCall(fmt.Sprintf("c%d", req.Index),
@@ -210,5 +212,75 @@ func TestREPLAsksPerHost(t *testing.T) {
 				t.Errorf("the command was not told of the refusal:\n%s", tools)
 			}
 		})
+	}
+}
+
+// TestJobServerIsForwarded: a job's `python3 -m http.server` in the box
+// answers on the host's loopback at the same port while the job runs;
+// the job says where (its output, its state), and the forward ends with
+// it. As root and as an ordinary user, with and without bubblewrap.
+func TestJobServerIsForwarded(t *testing.T) {
+	t.Parallel()
+	engines := boxEngines(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	for _, u := range asuser.Both(t) {
+		for name, bwrap := range engines {
+			t.Run(u.Name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				w := netWorld(t, u, bwrap, "")
+				if err := os.WriteFile(filepath.Join(w.work, "index.html"), []byte("SERVED-FROM-THE-BOX\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				asuser.Give(t, u, w.work)
+				free, err := net.Listen("tcp4", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				port := free.Addr().(*net.TCPAddr).Port
+				free.Close()
+				var fetched string
+				srv := oaitest.New(t)
+				srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+					last := req.Messages[len(req.Messages)-1]
+					switch {
+					case last.Role == "user":
+						b, _ := json.Marshal(map[string]any{"command": fmt.Sprintf("python3 -m http.server %d --bind 0.0.0.0", port), "background": true})
+						return oaitest.Answer{Calls: []oaitest.Call{{ID: "job", Name: "run_shell", Args: string(b)}}}
+					case last.ToolCallID == "job":
+						// The person opens it from the host while the job runs.
+						for i := 0; i < 300 && fetched == ""; i++ {
+							if res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/index.html", port)); err == nil {
+								b, _ := io.ReadAll(res.Body)
+								res.Body.Close()
+								fetched = string(b)
+								break
+							}
+							time.Sleep(100 * time.Millisecond)
+						}
+						return oaitest.Answer{Calls: []oaitest.Call{{ID: "out", Name: "job_output", Args: `{"id":1}`}}}
+					}
+					return oaitest.Answer{Text: "done"}
+				})
+				stdout, stderr, _ := w.chat(t, srv, "--json", "-p", "serve it")
+				if !strings.Contains(fetched, "SERVED-FROM-THE-BOX") {
+					t.Fatalf("the job's server was not reached from the host (%q):\n%s\n%s", fetched, stdout, stderr)
+				}
+				told := allResults(srv)
+				want := fmt.Sprintf("open http://127.0.0.1:%d on this machine", port)
+				if !strings.Contains(told, want) {
+					t.Errorf("the job did not say where it is reached (%s):\n%s", want, told)
+				}
+				if !strings.Contains(stdout, fmt.Sprintf("serves http://127.0.0.1:%d", port)) {
+					t.Errorf("no event says the job serves it:\n%s", stdout)
+				}
+				// chat has exited: the forward is gone with the job.
+				if c, err := net.Dial("tcp4", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+					c.Close()
+					t.Error("the forward outlived chat")
+				}
+			})
+		}
 	}
 }

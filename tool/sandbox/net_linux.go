@@ -270,6 +270,15 @@ func (b *Box) ConnOwner(remotePort int, tag string) (tagged, command string) {
 	return environValue(pid, tag), sessionCommand(pid)
 }
 
+// SocketTag is the value of the variable tag in the environment of the
+// process that holds socket inode ("" when not found).
+func (b *Box) SocketTag(inode uint64, tag string) string {
+	if pid := b.holderOf(inode); pid != 0 {
+		return environValue(pid, tag)
+	}
+	return ""
+}
+
 // holderOf is a box process that holds socket inode (0: none).
 func (b *Box) holderOf(inode uint64) int {
 	want := "socket:[" + strconv.FormatUint(inode, 10) + "]"

@@ -87,3 +87,6 @@ func (*Box) Listening() []Socket { return nil }
 func (*Box) DialInside(context.Context, int) (net.Conn, error) {
 	return nil, errors.New("no sandbox on this system")
 }
+
+// SocketTag: no box.
+func (*Box) SocketTag(uint64, string) string { return "" }
