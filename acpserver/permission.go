@@ -33,13 +33,20 @@ func (a *approver) Approve(ctx context.Context, r tool.Request) (tool.Decision, 
 	if len(r.Why) > 0 {
 		title += " (" + strings.Join(r.Why, "; ") + ")"
 	}
+	if d := r.Review.Detail; r.NoModel && d != "" && len(d) <= 300 && !strings.Contains(d, "\n") {
+		title += " — " + d // who asks (a host for the box's network: the command)
+	}
 	options := []acp.PermissionOption{{OptionId: optionAllow, Name: "Allow once", Kind: acp.PermissionOptionKindAllowOnce}}
 	if len(r.Always) > 0 {
 		var what []string
 		for _, g := range r.Always {
 			what = append(what, g.Value)
 		}
-		options = append(options, acp.PermissionOption{OptionId: optionAlways, Name: "Always allow " + strings.Join(what, ", ") + " (this session)", Kind: acp.PermissionOptionKindAllowAlways})
+		scope := r.AlwaysScope
+		if scope == "" {
+			scope = "this session"
+		}
+		options = append(options, acp.PermissionOption{OptionId: optionAlways, Name: "Always allow " + strings.Join(what, ", ") + " (" + scope + ")", Kind: acp.PermissionOptionKindAllowAlways})
 	}
 	options = append(options, acp.PermissionOption{OptionId: optionReject, Name: "Reject", Kind: acp.PermissionOptionKindRejectOnce})
 	call := acp.ToolCallUpdate{ToolCallId: acp.ToolCallId(callID(origin.Agent, r.CallID)), Title: acp.Ptr(title)}

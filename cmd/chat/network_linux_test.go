@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,10 +10,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -282,5 +286,36 @@ func TestJobServerIsForwarded(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestACPAsksTheEditorForAHost: a boxed command's host on no list is put
+// to the editor as a permission request naming the host and the command;
+// allowed once, the command reaches it.
+func TestACPAsksTheEditorForAHost(t *testing.T) {
+	t.Parallel()
+	needSandbox(t)
+	svc := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
+	srv := oaitest.New(t)
+	line := fmt.Sprintf("curl -sS -m 60 http://ask.test:%d/", svc.port)
+	srv.SetFallback(calls(shellCall("c1", line)))
+	cmd := command(t, srv, "acp")
+	cmd.Env = append(cmd.Env, "CHAT_PROXY_HOSTS=ask.test=127.0.0.2")
+	writeConfig(t, strings.TrimPrefix(cmd.Env[0], "HOME="), "[sandbox]\nallow_domains = [\"127.0.0.2\"]\n")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	if _, err := e.prompt(ctx, id, acp.TextBlock("fetch it")); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	titles := slices.Clone(e.titles)
+	e.mu.Unlock()
+	if len(titles) != 1 || !strings.Contains(titles[0], "let the sandbox connect to ask.test") || !strings.Contains(titles[0], "asked by: "+line) {
+		t.Fatalf("permission titles: %q", titles)
+	}
+	if res := allResults(srv); !strings.Contains(res, "ALLOWED-BODY") {
+		t.Errorf("the allowed host was not reached:\n%s", res)
 	}
 }
