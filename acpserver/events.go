@@ -131,6 +131,10 @@ func (e *events) OnEvent(ev listener.Event) {
 		e.pushWindow()
 	case listener.Notice:
 		e.note(ev.Text)
+	case listener.Network:
+		if !ev.Allowed { // an allowed one is the command's business; a refusal the person may want to undo
+			e.note(ev.Refusal())
+		}
 	case listener.FallbackNotice:
 		if agent == "" {
 			e.note("The step budget ran out (" + ev.Reason + "); the answer is written from what was gathered.")

@@ -305,11 +305,13 @@
       case 'error': notice('✗ ' + (e.error || 'the turn failed'), 'err', agent(id).box); break;
       case 'plan': drawPlan(e.steps || []); break;
       case 'job': job(e); break;
+      case 'network': network(e); break;
       case 'turn_done':
         if (id === '') {
           flush();
           setRunning(false);
           agents = new Map();
+          hosts = new Map();
           refreshSide();
         }
         break;
@@ -324,6 +326,26 @@
       case 'reset': reload(); break;
     }
   }
+
+  // The box's connections in this turn: one line per host, counted; a
+  // refusal on its own line.
+  let hosts = new Map();
+  function network(e) {
+    const hp = `${e.host}:${e.port}`;
+    if (e.allowed === false) {
+      notice(`✗ the sandbox refused ${hp}${e.arguments ? ' (asked by: ' + brief(e.arguments) + ')' : ''}: ${e.reason || ''}`, 'err');
+      return;
+    }
+    let h = hosts.get(hp);
+    if (!h) {
+      h = {n: 0, down: 0, up: 0, line: el('div', 'notice')};
+      hosts.set(hp, h);
+      keepDown(() => log.appendChild(h.line));
+    }
+    h.n++; h.down += e.bytes_down || 0; h.up += e.bytes_up || 0;
+    h.line.textContent = `↔ ${hp} · ${h.n} connection${h.n === 1 ? '' : 's'} · ${kb(h.down)} ↓ ${kb(h.up)} ↑`;
+  }
+  function kb(n) { return n >= 10240 ? Math.round(n / 1024) + ' kB' : n + ' B'; }
 
   function job(e) {
     let c = document.querySelector(`[data-job="${Number(e.job)}"]`);
