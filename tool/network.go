@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -443,4 +444,22 @@ func (n *Network) Forget(host string) (bool, error) {
 	}
 	removed, err := n.Project.Remove(host)
 	return had || removed, err
+}
+
+// Probe runs a bash script in the box with args, as a command runs (the
+// proxy's variables set), for `chat sandbox`: its output and status.
+func (c *Confinement) Probe(ctx context.Context, script string, args ...string) (string, int, error) {
+	box, err := c.running(true)
+	if err != nil {
+		return "", 0, err
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return "", 0, err
+	}
+	env, _, done := c.withProxyEnv(box, c.Env, "chat sandbox probe")
+	defer done()
+	var out strings.Builder
+	code, err := box.Run(ctx, append([]string{bash, "-c", script, "probe"}, args...), env, c.Spec.Workdir, &out, shellWaitDelay)
+	return out.String(), code, err
 }

@@ -319,3 +319,29 @@ func TestACPAsksTheEditorForAHost(t *testing.T) {
 		t.Errorf("the allowed host was not reached:\n%s", res)
 	}
 }
+
+// TestSandboxCommandProbesHosts: chat sandbox lists the allowed hosts and
+// what HOME shows, and --probe tries a host from a box: an allowed
+// address is reached, a host on no list is refused with the reason.
+func TestSandboxCommandProbesHosts(t *testing.T) {
+	t.Parallel()
+	needSandbox(t)
+	svc := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
+	srv := oaitest.New(t)
+	cmd := command(t, srv, "sandbox", "--allow-domain", "127.0.0.2",
+		"--probe", fmt.Sprintf("127.0.0.2:%d", svc.port), "--probe", "nowhere.test:443")
+	stdout, stderr, code := run(t, cmd)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"allowed by the config and --allow-domain: 127.0.0.2",
+		fmt.Sprintf("probe 127.0.0.2:%d: allowed, and reached", svc.port),
+		"probe nowhere.test:443: refused: nowhere.test is not on the allow list",
+		"is hidden from the box but for (read-only)",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+}
