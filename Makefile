@@ -87,6 +87,7 @@ bench: bench-old
 	  $(GO) test -run='^$$' -bench=ShellTrue -benchtime=200x -count=5 ./tool/sandbox; \
 	  $(GO) test -run='^$$' -bench=GitWatchIdle -benchtime=100x -count=5 ./tool/sandbox; \
 	  $(GO) test -run='^$$' -bench=JobStart -benchtime=20x -count=5 ./tool; \
+	  $(GO) test -run='^$$' -bench=BoxedTrue -benchtime=100x -count=5 ./tool; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=10x -count=5 ./tool/netproxy; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
 	  $(GO) test -run='^$$' -bench='Binary|TUI$$|TUIKeyAtLength' -benchtime=10x -count=5 ./cmd/chat; \
