@@ -382,7 +382,7 @@ type IdleAsker interface {
 func (r *Run) HookNotes(report func(string)) { r.voice.hooks.Report = report }
 
 // AskHookTrust makes a front end with a prompt the judge of the project's
-// hooks: a hooks file waiting for trust is asked about now, in the
+// hooks and network file: a file waiting for trust is asked about now, in the
 // background (the returned channel closes once it is answered, at once
 // when there is nothing to ask), a hook whose script changed is asked
 // about when it would run.
@@ -392,13 +392,18 @@ func (r *Run) AskHookTrust(ctx context.Context, a interface {
 }) <-chan struct{} {
 	r.voice.hooks.Retrust = retrust(r.spec.Env.Getenv, a)
 	done := make(chan struct{})
-	if r.voice.untrusted == nil {
+	if r.voice.untrusted == nil && r.untrustedNet == nil {
 		close(done)
 		return done
 	}
 	go func() {
 		defer close(done)
-		askTrust(ctx, r.spec.Env.Getenv, a, r.voice)
+		if r.voice.untrusted != nil {
+			askTrust(ctx, r.spec.Env.Getenv, a, r.voice)
+		}
+		if r.untrustedNet != nil {
+			askNetworkTrust(ctx, r.spec.Env.Getenv, a, r.shell.Net, r.untrustedNet)
+		}
 	}()
 	return done
 }
@@ -406,10 +411,14 @@ func (r *Run) AskHookTrust(ctx context.Context, a interface {
 // UntrustedNote is what a front end without a prompt says of project
 // hooks it does not run ("" when there are none).
 func (r *Run) UntrustedNote() string {
-	if r.voice.untrusted == nil {
-		return ""
+	var notes []string
+	if r.voice.untrusted != nil {
+		notes = append(notes, untrustedNote(r.voice.untrusted))
 	}
-	return untrustedNote(r.voice.untrusted)
+	if r.untrustedNet != nil {
+		notes = append(notes, r.untrustedNet.note())
+	}
+	return strings.Join(notes, "\n")
 }
 
 // HookList is /hooks.

@@ -36,7 +36,9 @@ type Run struct {
 	name       string // the persona in use ("" for the default)
 	ext        extended
 	voice      voice
-	resumed    bool
+	// untrustedNet is the project's network file waiting for trust.
+	untrustedNet *projectNetwork
+	resumed      bool
 	// boxBeforePlan is the box mode plan mode replaced.
 	boxBeforePlan sandbox.Mode
 	// jobs are the background commands; they end with the run.
@@ -155,6 +157,9 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	// call was there to say it.
 	shell.Guarded = func(s string) { ls.Warn(s) }
 	watchNetwork(shell.Net, ls, spec.Approver)
+	if r.untrustedNet, err = applyProjectNetwork(spec.Env.Getenv, spec.Env.Workdir, shell.Net); err != nil {
+		return err
+	}
 	// A job's server, reached from the host: said where it is.
 	shell.Forwarded = func(s string) { ls.Emit(listener.Notice{Text: s}) }
 	// One set of rules for every agent of the run: the policy (and its

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/chatrepl/chat/internal/hostpat"
 )
 
 // HookEvents are the points of a session a hook may run at (Claude
@@ -92,4 +94,43 @@ func LoadHooks(path string) (Hooks, []byte, error) {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Hooks, b, nil
+}
+
+// ProjectNetworkFile is where a project lists the hosts its boxed
+// commands need (its registries), under its working directory: allowed
+// once the person trusts the file, as a project's hooks are.
+//
+//	allow_domains = ["registry.npmjs.org", "*.pythonhosted.org"]
+//	deny_domains = ["telemetry.example.com"]   # narrows at once, trusted or not
+const ProjectNetworkFile = ".chat/network.toml"
+
+// ProjectNetwork is a project's network file.
+type ProjectNetwork struct {
+	AllowDomains []string `toml:"allow_domains"`
+	DenyDomains  []string `toml:"deny_domains"`
+}
+
+// LoadProjectNetwork reads path; a missing file is (nil, nil, nil).
+func LoadProjectNetwork(path string) (*ProjectNetwork, []byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var n ProjectNetwork
+	md, err := toml.Decode(string(b), &n)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		return nil, nil, fmt.Errorf("%s: unknown key %s (allow_domains and deny_domains only)", path, un[0])
+	}
+	for _, p := range append(slices.Clone(n.AllowDomains), n.DenyDomains...) {
+		if why := hostpat.Check(p); why != "" {
+			return nil, nil, fmt.Errorf("%s: %q: %s", path, p, why)
+		}
+	}
+	return &n, b, nil
 }

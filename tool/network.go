@@ -36,6 +36,7 @@ type Network struct {
 	Lookup func(ctx context.Context, host string) ([]net.IPAddr, error)
 
 	mu       sync.Mutex
+	file     []string                 // the project's network file's hosts, once trusted
 	session  []string                 // hosts allowed for this run
 	refused  []string                 // hosts the person refused in this run
 	pending  map[string]chan struct{} // a question on screen, by host
@@ -139,6 +140,14 @@ func (n *Network) Allowed() (config, project, session []string) {
 	return slices.Clone(n.Allow), project, slices.Clone(n.session)
 }
 
+// AllowProjectFile allows the hosts of the project's network file (the
+// person trusts it).
+func (n *Network) AllowProjectFile(hosts []string) {
+	n.mu.Lock()
+	n.file = slices.Clone(hosts)
+	n.mu.Unlock()
+}
+
 // AllowForSession allows host for the rest of the run (/network allow).
 func (n *Network) AllowForSession(host string) error {
 	if why := hostpat.Check(host); why != "" {
@@ -167,7 +176,7 @@ func (n *Network) listed(host string) (allow bool, denied string) {
 	switch {
 	case hostpat.AnyMatches(n.Deny, host):
 		return false, host + " is on deny_domains"
-	case hostpat.AnyMatches(n.Allow, host), hostpat.AnyMatches(n.session, host),
+	case hostpat.AnyMatches(n.Allow, host), hostpat.AnyMatches(n.session, host), hostpat.AnyMatches(n.file, host),
 		n.Project != nil && hostpat.AnyMatches(n.Project.Hosts(), host):
 		return true, ""
 	case slices.Contains(n.refused, host):
@@ -186,7 +195,7 @@ func (n *Network) howToAllow(host string) string {
 func (n *Network) addressAllowed(ip net.IP) bool {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	lists := [][]string{n.Allow, n.session}
+	lists := [][]string{n.Allow, n.session, n.file}
 	if n.Project != nil {
 		lists = append(lists, n.Project.Hosts())
 	}
@@ -388,6 +397,12 @@ func (n *Network) Report() string {
 	b.WriteString("boxed commands reach the network only through chat's proxy, by host name (TLS is not looked into: an allowed host is allowed whole)\n")
 	list("allowed by the config and --allow-domain: ", allow)
 	list("allowed in this project (answered \"always\"): ", project)
+	n.mu.Lock()
+	file := slices.Clone(n.file)
+	n.mu.Unlock()
+	if len(file) > 0 {
+		list("allowed by the project's .chat/network.toml (you trusted it): ", file)
+	}
 	list("allowed in this session: ", session)
 	if len(n.Deny) > 0 {
 		list("denied (deny_domains): ", n.Deny)

@@ -24,7 +24,9 @@ func proxied(t *testing.T, n *Network) *http.Client {
 		t.Fatal(err)
 	}
 	p := &netproxy.Proxy{
-		Decide:         func(ctx context.Context, q netproxy.Query) netproxy.Verdict { return n.decide(ctx, q, func() string { return "test" }) },
+		Decide: func(ctx context.Context, q netproxy.Query) netproxy.Verdict {
+			return n.decide(ctx, q, func() string { return "test" })
+		},
 		AddressAllowed: n.addressAllowed, Lookup: n.Lookup,
 		Observe: func(ev netproxy.Event) {
 			n.record(NetEvent{Host: ev.Host, Port: ev.Port, Allowed: ev.Allowed, Reason: ev.Reason, Up: ev.Up, Down: ev.Down}, "")

@@ -345,3 +345,67 @@ func TestSandboxCommandProbesHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectNetworkFileNeedsTrust: the hosts a project's
+// .chat/network.toml lists are not allowed until the person trusts the
+// file in the REPL (print mode says so and refuses them); its denials
+// hold at once, over the person's own allow list.
+func TestProjectNetworkFileNeedsTrust(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	engines := boxEngines(t)
+	bwrap := engines["with bubblewrap"]
+	if bwrap == "" {
+		bwrap = engines["without bubblewrap"]
+	}
+	u := asuser.Both(t)[len(asuser.Both(t))-1] // an ordinary user where there is one
+	svc := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
+	w := netWorld(t, u, bwrap, "allow_domains = [\"127.0.0.2\", \"x.blocked.test\"]\n")
+	if err := os.MkdirAll(filepath.Join(w.work, ".chat"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.work, ".chat/network.toml"), []byte("allow_domains = [\"proj.test\"]\ndeny_domains = [\"*.blocked.test\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	asuser.Give(t, u, w.work)
+	hostsEnv := "CHAT_PROXY_HOSTS=proj.test=127.0.0.2,x.blocked.test=127.0.0.2"
+	lines := []string{fmt.Sprintf("curl -sS -m 30 http://proj.test:%d/", svc.port), fmt.Sprintf("curl -sS -m 30 http://x.blocked.test:%d/", svc.port)}
+	printRun := func() (string, string) {
+		srv := oaitest.New(t)
+		srv.SetFallback(shellCalls(lines, nil))
+		cmd := w.as(exec.Command(w.bin, "-p", "go"))
+		cmd.Dir = w.work
+		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret", hostsEnv)
+		_, stderr, _ := run(t, cmd)
+		return allResults(srv), stderr
+	}
+	told, stderr := printRun()
+	if strings.Contains(told, "ALLOWED-BODY") || !strings.Contains(told, "proj.test is not on the allow list") || !strings.Contains(told, "x.blocked.test is on deny_domains") {
+		t.Errorf("untrusted, the project's hosts were allowed or its denials ignored:\n%s", told)
+	}
+	if !strings.Contains(stderr, "network.toml asks that boxed commands reach proj.test") {
+		t.Errorf("print mode did not say the file waits for trust:\n%s", stderr)
+	}
+	p := w.term(t)
+	srv := oaitest.New(t)
+	p.startChat(srv)
+	if !p.waitScreen("let boxed commands reach the hosts this project lists") || !p.waitScreen("[y]es  [n]o") {
+		t.Fatalf("the REPL did not ask to trust the file:\n%s", p.screen())
+	}
+	p.keys("y")
+	if !p.waitScreen("✓ trusted") {
+		t.Fatalf("no trust:\n%s", p.screen())
+	}
+	p.ask("/quit")
+	// The answer is kept in chat's state once the REPL has written it.
+	for i := 0; i < 600; i++ {
+		if b, _ := os.ReadFile(filepath.Join(w.home, ".local/state/chat/trusted-hooks.json")); strings.Contains(string(b), "network.toml") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	told, _ = printRun()
+	if !strings.Contains(told, "ALLOWED-BODY") || !strings.Contains(told, "x.blocked.test is on deny_domains") {
+		t.Errorf("trusted, proj.test was not reached, or the denial lapsed:\n%s", told)
+	}
+}
