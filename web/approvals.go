@@ -44,6 +44,7 @@ type approvalView struct {
 	Warning string   `json:"warning,omitempty"`
 	Why     []string `json:"why,omitempty"`
 	Always  bool     `json:"always"`
+	Scope   string   `json:"always_scope,omitempty"` // how long "always" lasts ("": this session)
 	NoModel bool     `json:"no_model,omitempty"`
 }
 
@@ -91,7 +92,7 @@ func (a *Approvals) ask(ctx context.Context, r tool.Request) (tool.Decision, err
 func viewOf(r tool.Request) approvalView {
 	s := listener.String
 	v := approvalView{Tool: r.Tool, CallID: r.CallID, Summary: s(r.Review.Summary), Detail: s(r.Review.Detail),
-		Command: s(r.Review.Command), Warning: s(r.Review.Warning), Always: len(r.Always) > 0, NoModel: r.NoModel}
+		Command: s(r.Review.Command), Warning: s(r.Review.Warning), Always: len(r.Always) > 0, NoModel: r.NoModel, Scope: r.AlwaysScope}
 	for _, w := range r.Why {
 		v.Why = append(v.Why, s(w))
 	}

@@ -389,7 +389,7 @@
     const ask = (answer, reason) => api('api/approval', {id: v.id, answer, reason}).catch((err) => notice('✗ ' + err.message, 'err'));
     const yes = el('button', 'primary', 'Yes'); yes.type = 'button'; yes.dataset.answer = 'yes'; yes.onclick = () => ask('yes');
     answers.appendChild(yes);
-    if (v.always) { const b = el('button', null, 'Always'); b.type = 'button'; b.dataset.answer = 'always'; b.onclick = () => ask('always'); answers.appendChild(b); }
+    if (v.always) { const b = el('button', null, 'Always' + (v.always_scope ? ' (' + v.always_scope + ')' : '')); b.type = 'button'; b.dataset.answer = 'always'; b.onclick = () => ask('always'); answers.appendChild(b); }
     const no = el('button', null, 'No'); no.type = 'button'; no.dataset.answer = 'no'; no.onclick = () => ask('no');
     answers.appendChild(no);
     if (!v.no_model) {
