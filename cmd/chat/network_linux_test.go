@@ -168,7 +168,7 @@ func TestREPLAsksPerHost(t *testing.T) {
 					fmt.Sprintf("curl -sS -m 60 http://%s.test:%d/", host, svc.port))}}
 			})
 			p := w.term(t)
-			p.keys(fmt.Sprintf("export CHAT_PROXY_HOSTS=yes.test=127.0.0.2,always.test=127.0.0.2,no.test=127.0.0.2"), "Enter")
+			p.keys("export CHAT_PROXY_HOSTS=yes.test=127.0.0.2,always.test=127.0.0.2,no.test=127.0.0.2", "Enter")
 			p.startChat(srv)
 			answer := func(host, key string) {
 				t.Helper()
