@@ -214,6 +214,9 @@ func TestTUIAnswersAndQuits(t *testing.T) {
 	if !strings.Contains(scr, "› hello there") || !strings.Contains(scr, "the answer") || !strings.Contains(scr, "• one") {
 		t.Fatalf("the screen:\n%s", scr)
 	}
+	// The answer shows before its turn ends: a Ctrl+C before that
+	// cancels the turn instead.
+	tm.waitIdle(10 * time.Second)
 	tm.keys("C-c")
 	tm.waitFor("press ctrl+c again to quit", 5*time.Second)
 	tm.keys("C-c")

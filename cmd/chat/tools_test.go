@@ -253,9 +253,9 @@ func TestTUISandboxNoticeIsOneLine(t *testing.T) {
 			line = l
 		}
 	}
-	if !strings.Contains(line, "says what it allows") || strings.Contains(scr, "no network") {
+	if !strings.Contains(line, "says what it allows") || strings.Contains(scr, "network only through") {
 		t.Fatalf("the start notice is not one line:\n%s", scr)
 	}
 	tm.ask("/sandbox")
-	tm.waitFor("no network", 10*time.Second)
+	tm.waitFor("network only through chat's proxy", 10*time.Second)
 }
