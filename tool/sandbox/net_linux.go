@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -253,21 +254,29 @@ func sameNetNS(pid int, ns string) bool {
 // starts), and the command line of that process's session leader (every
 // command runs in a session of its own); "" where not found.
 func (b *Box) ConnOwner(remotePort int, tag string) (tagged, command string) {
-	var inode uint64
-	for _, s := range b.sockets(tcpEstablished) {
-		if s.Local == remotePort {
-			inode = s.Inode
-			break
+	// A process that is between fork and exec is not seen for a moment:
+	// look again, briefly.
+	for try := 0; try < 3; try++ {
+		if try > 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		var inode uint64
+		for _, s := range b.sockets(tcpEstablished) {
+			if s.Local == remotePort {
+				inode = s.Inode
+				break
+			}
+		}
+		if inode == 0 {
+			continue
+		}
+		if pid := b.holderOf(inode); pid != 0 {
+			if tagged = environValue(pid, tag); tagged != "" || try == 2 {
+				return tagged, sessionCommand(pid)
+			}
 		}
 	}
-	if inode == 0 {
-		return "", ""
-	}
-	pid := b.holderOf(inode)
-	if pid == 0 {
-		return "", ""
-	}
-	return environValue(pid, tag), sessionCommand(pid)
+	return "", ""
 }
 
 // SocketTag is the value of the variable tag in the environment of the

@@ -72,8 +72,15 @@ func TestTheGateIsTheOnlyWayOut(t *testing.T) {
 				tagged, _ := b.ConnOwner(from, "CHAT_TEST_TAG")
 				got <- strings.TrimSpace(line) + " from " + tagged
 			}()
-			cmd := "export CHAT_TEST_TAG=seven; exec 3<>/dev/tcp/127.0.0.1/" + port + "; echo hello >&3; sleep 1"
-			out, code := shell(t, b, spec.Workdir, cmd)
+			// The tag is in the command's environment from its start, as
+			// chat puts it there.
+			var buf strings.Builder
+			code, err := b.Run(context.Background(), []string{"/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/" + port + "; echo hello >&3; sleep 1; :"},
+				[]string{"PATH=" + os.Getenv("PATH"), "CHAT_TEST_TAG=seven"}, spec.Workdir, &buf, time.Second)
+			out := buf.String()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, out)
 			}
