@@ -44,8 +44,11 @@ func TestHomeIsHiddenButItsTools(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// Unique to this world: other tests' homes under /var/tmp are
+				// not this person's HOME, and the box may read them.
+				mark := "HOME-SECRET-" + filepath.Base(w.base)
 				for i, rel := range homeSecrets {
-					write(rel, fmt.Sprintf("token = HOME-SECRET-%d\n", i), 0o600)
+					write(rel, fmt.Sprintf("token = %s-%d\n", mark, i), 0o600)
 				}
 				write(".local/bin/mytool", "#!/bin/sh\necho MYTOOL-RAN\n", 0o755)
 				write(".pyenv/versions/3.99/bin/fakepy", "#!/bin/sh\necho SHIM-RAN \"$@\"\n", 0o755)
@@ -57,7 +60,7 @@ func TestHomeIsHiddenButItsTools(t *testing.T) {
 				}
 				lines := []string{
 					strings.Join(reads, "; ") + "; echo READ-DONE",
-					"grep -rs HOME-SECRET ~ /var/tmp 2>/dev/null | grep -v ^Binary | head; echo SEARCH-DONE",
+					"grep -rs " + mark + " ~ /var/tmp 2>/dev/null | grep -v ^Binary | head; echo SEARCH-DONE",
 					"mytool; fakepy --version",
 					"echo SHADOW-BYTES=$(cat /etc/shadow 2>/dev/null | wc -c)",
 				}
@@ -76,7 +79,7 @@ func TestHomeIsHiddenButItsTools(t *testing.T) {
 					t.Fatalf("chat did not answer:\n%s\n%s", stdout, stderr)
 				}
 				told := allResults(srv)
-				if strings.Contains(told, "HOME-SECRET") {
+				if strings.Contains(told, mark) {
 					t.Errorf("a credential file in HOME was read in the box:\n%s", told)
 				}
 				for _, want := range []string{"READ-DONE", "SEARCH-DONE", "MYTOOL-RAN", "SHIM-RAN --version", "SHADOW-BYTES=0"} {
