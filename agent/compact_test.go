@@ -288,42 +288,41 @@ func TestToolHeavyTurnFits(t *testing.T) {
 	}
 }
 
-// TestWindowProbeCostsNoRoundTrip: while the window is being found, the
-// first request of a fresh session goes at once (it has nothing to
-// compact), and the tool result that follows waits for the window and is
-// cut to it. Here the window is known only once the tool has run: a first
-// request that waited for it would never be sent.
-func TestWindowProbeCostsNoRoundTrip(t *testing.T) {
+// TestFirstRequestWaitsForTheWindow: while the window is being found, even
+// the first request waits for it (the window decides which form of the
+// tools it offers), and the tool result that follows is cut to it. A probe
+// that never answers holds the request only for the wait it was given.
+func TestFirstRequestWaitsForTheWindow(t *testing.T) {
 	t.Parallel()
-	ran := make(chan struct{})
-	r := newRig(t, []tool.Tool{signalTool{bigTool{size: 64 << 10}, ran}})
-	settled := make(chan struct{})
-	r.agent.AwaitWindow(func() <-chan struct{} { return settled }, time.Hour)
-	go func() {
-		<-ran
-		r.agent.SetContextWindow(smallWindow)
-		close(settled)
-	}()
-	r.srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
-		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
-			return oaitest.Answer{Text: fmt.Sprintf("read %d bytes", len(last.Text()))}
+	for _, answers := range []bool{true, false} {
+		r := newRig(t, []tool.Tool{bigTool{size: 64 << 10}})
+		settled := make(chan struct{})
+		wait := time.Hour
+		if answers {
+			go func() {
+				r.agent.SetContextWindow(smallWindow)
+				close(settled)
+			}()
+		} else {
+			wait = 50 * time.Millisecond
 		}
-		return oaitest.Answer{Calls: []oaitest.Call{{ID: "call_1", Name: "read_file", Args: `{}`}}}
-	})
-	select {
-	case err := <-runLater(r, "read the big file"):
-		if err != nil {
+		r.agent.AwaitWindow(func() <-chan struct{} { return settled }, wait)
+		r.srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+			if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
+				return oaitest.Answer{Text: fmt.Sprintf("read %d bytes", len(last.Text()))}
+			}
+			return oaitest.Answer{Calls: []oaitest.Call{{ID: "call_1", Name: "read_file", Args: `{}`}}}
+		})
+		if err := <-runLater(r, "read the big file"); err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("the first request waited for the window")
-	}
-	var got int
-	if _, err := fmt.Sscanf(r.agent.Session().Messages()[r.agent.Session().Len()-1].Content, "read %d bytes", &got); err != nil {
-		t.Fatal(err)
-	}
-	if got >= 64<<10 || got > smallWindow*4 {
-		t.Fatalf("the tool result went out at %d bytes: it did not wait for the %d-token window", got, smallWindow)
+		var got int
+		if _, err := fmt.Sscanf(r.agent.Session().Messages()[r.agent.Session().Len()-1].Content, "read %d bytes", &got); err != nil {
+			t.Fatal(err)
+		}
+		if answers && (got >= 64<<10 || got > smallWindow*4) {
+			t.Fatalf("the tool result went out at %d bytes: it did not wait for the %d-token window", got, smallWindow)
+		}
 	}
 }
 

@@ -34,14 +34,20 @@ type TooLargeError struct {
 	// Turn is the estimated tokens of the current turn (the message and
 	// what its turn gathered), Window the window when known.
 	Turn, Window int
+	// Summary: a summary of earlier turns is sent too.
+	Summary bool
 }
 
 func (e *TooLargeError) Error() string {
 	if e.Window > 0 && e.Turn < e.Window*3/4 {
 		// The message is not to blame: what is always sent and the rest
 		// leave it no room.
-		return fmt.Sprintf("%v; this turn (~%d tokens) fits the %d-token window, but with the system prompt, the tools and the summary it does not: "+
-			"start a new session (/new in the REPL; without --continue in print mode), or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)", e.Err, e.Turn, e.Window)
+		with := "the system prompt and the tools"
+		if e.Summary {
+			with = "the system prompt, the tools and the summary"
+		}
+		return fmt.Sprintf("%v; this turn (~%d tokens) fits the %d-token window, but with %s it does not: "+
+			"start a new session (/new in the REPL; without --continue in print mode), or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)", e.Err, e.Turn, e.Window, with)
 	}
 	return e.Err.Error() + "; nothing earlier is left to summarize, so this message and what its turn gathered are too large on their own: " +
 		"shorten it or attach less, or use a larger window (llama.cpp's --ctx-size; --context-window tells chat the size)"
@@ -77,7 +83,7 @@ func (a *Agent) ContextSize() int {
 			}
 		}
 	}
-	return session.EstimateTokens(answered(sent)) + toolTokens(tools.Offered())
+	return session.EstimateTokens(answered(sent)) + specTokens(a.specsFor(tools, sent))
 }
 
 // ContextParts is the estimated make-up of the next request, in tokens.
@@ -94,7 +100,7 @@ func (a *Agent) ContextReport() ContextParts {
 	s, tools, project := a.o.Session, a.o.Tools, a.o.Project
 	a.cfgMu.Unlock()
 	msgs := s.Messages()
-	p := ContextParts{Window: a.ContextWindow(), Tools: toolTokens(tools.Offered()), Project: session.TextTokens(len(project))}
+	p := ContextParts{Window: a.ContextWindow(), Tools: specTokens(a.specsFor(tools, session.Sent(msgs))), Project: session.TextTokens(len(project))}
 	summary, at := session.LatestSummary(msgs)
 	if at >= 0 {
 		p.Summary = session.EstimateTokens([]session.Message{summary})
@@ -123,12 +129,63 @@ func (a *Agent) ContextReport() ContextParts {
 	return p
 }
 
-func toolTokens(tools []tool.Tool) int {
+// specTokens estimates what tools take of a request.
+func specTokens(specs []llm.ToolSpec) int {
 	size := 0
-	for _, t := range tools {
-		size += len(t.Name()) + len(t.Description()) + len(t.Parameters()) + 40
+	for _, t := range specs {
+		size += len(t.Name) + len(t.Description) + len(t.Parameters) + 40
 	}
 	return session.TextTokens(size)
+}
+
+// briefShare is the most of a window (percent) the fixed part of a request
+// (the system prompt and the tools) may take before the tools are offered
+// in their short form.
+const briefShare = 50
+
+// fullSpecs are tools as offered with a window that has room.
+func fullSpecs(tools []tool.Tool) []llm.ToolSpec {
+	out := make([]llm.ToolSpec, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
+	}
+	return out
+}
+
+// offeredSpecs are the tools as a request offers them: whole, or, when
+// with system (tokens) they would take more than briefShare of window, in
+// their short form (a tool without one goes as it is; one whose short
+// form says so is left out). A window of 0 (unknown) offers them whole.
+func offeredSpecs(tools []tool.Tool, system, window int) []llm.ToolSpec {
+	full := fullSpecs(tools)
+	if window <= 0 || specTokens(full)+system <= window*briefShare/100 {
+		return full
+	}
+	out := make([]llm.ToolSpec, 0, len(tools))
+	for i, t := range tools {
+		b, ok := t.(tool.Briefer)
+		if !ok {
+			out = append(out, full[i])
+			continue
+		}
+		if desc, params, offered := b.Brief(); offered {
+			out = append(out, llm.ToolSpec{Name: t.Name(), Description: desc, Parameters: params})
+		}
+	}
+	return out
+}
+
+// systemTokens estimates the system message at the head of msgs.
+func systemTokens(msgs []session.Message) int {
+	if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
+		return session.EstimateTokens(msgs[:1])
+	}
+	return 0
+}
+
+// specsFor are the tools the next request of s offers.
+func (a *Agent) specsFor(tools *tool.Set, sent []session.Message) []llm.ToolSpec {
+	return offeredSpecs(tools.Offered(), systemTokens(sent), a.ContextWindow())
 }
 
 // answered drops the messages marked unanswered: they are never sent.
@@ -159,14 +216,18 @@ func (a *Agent) compactAt() int {
 // compaction that finds nothing to fold lets the request go: the server
 // may still take it, and says so if not.
 func (t *turn) fit() error {
-	if t.a.windowIsPending() && hasAnswer(t.sess.Sent()) {
+	// The window decides even the first request: which form of the tools
+	// it offers.
+	if t.a.windowIsPending() {
 		t.a.awaitWindow(t.a.o.Cancellable.Context())
 	}
-	limit := t.a.compactAt()
-	if limit == 0 || t.a.ContextSize() <= limit {
+	limit, window, size := t.a.compactAt(), t.a.ContextWindow(), t.a.ContextSize()
+	if limit == 0 || size <= limit {
 		return nil
 	}
-	err := t.compact(false, "", t.a.ContextWindow())
+	// Past the window's room for an answer the alternative is a refusal:
+	// whatever history exists is folded, however little.
+	err := t.compact(false, "", window, window > 0 && size > window-window/8)
 	if errors.Is(err, ErrNothingToCompact) {
 		return nil
 	}
@@ -185,9 +246,10 @@ func (t *turn) overflowed(err error) error {
 	if window == 0 { // the server named none: it is smaller than what was sent
 		window = t.a.ContextSize()
 	}
-	cerr := t.compact(false, "", window)
+	cerr := t.compact(false, "", window, true)
 	if errors.Is(cerr, ErrNothingToCompact) {
-		return &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow()}
+		_, at := t.sess.LatestSummary()
+		return &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow(), Summary: at >= 0}
 	}
 	return cerr
 }
@@ -225,8 +287,9 @@ func currentTurnStart(msgs []session.Message) int {
 // compact folds the earlier turns of the history into a summary so what
 // is sent fits window (0: unknown) with room to spare: the recent turns
 // that fit keepShare of it, and always the current one, stay verbatim. A
-// failure leaves the history as it was.
-func (t *turn) compact(manual bool, instructions string, window int) error {
+// failure leaves the history as it was. mustFit: the request would be
+// refused otherwise, so even a little history is folded.
+func (t *turn) compact(manual bool, instructions string, window int, mustFit bool) error {
 	a := t.a
 	// The history is read in place and only what is needed copied: a copy
 	// of a long history at each compaction left the heap in ever larger
@@ -240,7 +303,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 		head, tail []session.Message
 		next       string // the message the summary goes before ("" at the end)
 	)
-	fixed := toolTokens(t.tools.Offered())
+	fixed := specTokens(t.a.specsFor(t.tools, t.sess.Sent()))
 	t.sess.View(func(msgs []session.Message) {
 		earlier, at = session.LatestSummary(msgs)
 		if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
@@ -266,7 +329,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 	if cut < 0 || len(folded) == 0 {
 		return ErrNothingToCompact
 	}
-	if !manual && at < 0 && session.EstimateTokens(folded) < max(window/10, minFoldTokens) {
+	if !manual && !mustFit && at < 0 && session.EstimateTokens(folded) < max(window/10, minFoldTokens) {
 		// A summary costs about what folding this little saves (a
 		// question alone, say): what is too large is elsewhere.
 		return ErrNothingToCompact
@@ -302,7 +365,7 @@ func (t *turn) compact(manual bool, instructions string, window int) error {
 		From: folded[0].ID, Through: folded[len(folded)-1].ID, Cut: cutShort})
 	after := func() int {
 		trial := slices.Concat(head, []session.Message{summary}, tail)
-		return session.EstimateTokens(answered(session.Sent(trial))) + toolTokens(t.tools.Offered())
+		return session.EstimateTokens(answered(session.Sent(trial))) + specTokens(t.a.specsFor(t.tools, session.Sent(trial)))
 	}
 	summary.Compaction.After = after()
 	if window > 0 && summary.Compaction.After > window*9/10 {
@@ -406,12 +469,10 @@ func (t *turn) fitResult(content string, n int) string {
 	if window <= 0 {
 		return content
 	}
-	fixed := toolTokens(t.tools.Offered())
-	var current int
+	var fixed, current int
 	t.sess.View(func(msgs []session.Message) { // each tool result: no copy of a long history
-		if len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
-			fixed += session.EstimateTokens(msgs[:1])
-		}
+		system := systemTokens(msgs)
+		fixed = system + specTokens(offeredSpecs(t.tools.Offered(), system, window))
 		current = currentTurnTokens(msgs)
 	})
 	// An eighth of the window stays for the answer.
@@ -432,10 +493,10 @@ func (t *turn) shrinkResults(err error) bool {
 	var (
 		target   session.Message
 		turnFrom = -1
-		estimate = toolTokens(t.tools.Offered())
+		estimate int
 	)
 	t.sess.View(func(msgs []session.Message) {
-		estimate += session.EstimateTokens(session.Sent(msgs))
+		estimate = session.EstimateTokens(session.Sent(msgs)) + specTokens(offeredSpecs(t.tools.Offered(), systemTokens(msgs), window))
 		turnFrom = currentTurnStart(msgs)
 		for _, m := range msgs[max(turnFrom, 0):] {
 			if m.Role == session.RoleTool && len(m.Content) > len(target.Content) {
@@ -494,7 +555,7 @@ func (a *Agent) Compact(ctx context.Context, instructions string) *Turn {
 		defer a.runMu.Unlock()
 		a.arm(ctx, id)
 		res, err := a.turn(ctx, id, func(t *turn) error {
-			return t.compact(true, instructions, a.ContextWindow())
+			return t.compact(true, instructions, a.ContextWindow(), false)
 		})
 		return Outcome{Turn: id, Result: res, Err: err}
 	}}

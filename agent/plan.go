@@ -54,4 +54,4 @@ func LatestPlan(msgs []session.Message) (tool.Plan, bool) {
 }
 
 // PlanAdvert tells the model when to keep a task list.
-const PlanAdvert = `For work of several steps (three or more, or a list the user gives), keep a task list with ` + tool.PlanName + `: send every step with its status, keep exactly one in_progress, and update it as each step is done. The user watches it. Do not use it for a question or a one-step change.`
+const PlanAdvert = `For work of three or more steps (or a list the user gives), keep a task list with ` + tool.PlanName + `: every step with its status, exactly one in_progress, updated as each is done (the user watches it). Not for a question or a one-step change.`

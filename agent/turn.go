@@ -127,9 +127,7 @@ func (t *turn) completion() (llm.Response, error) {
 	req := llm.Request{Messages: t.sess.Sent(), Model: t.model, NoStream: o.NoStream, Temperature: o.Temperature,
 		TopP: o.TopP, MaxTokens: o.MaxTokens, Schema: o.Schema}
 	t.a.cfgMu.Unlock()
-	for _, tl := range t.tools.Offered() {
-		req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), Parameters: tl.Parameters()})
-	}
+	req.Tools = t.a.specsFor(t.tools, req.Messages)
 	handler := emit.Handler(o.Listeners, t.origin, o.Cancellable)
 	settleFirst(&handler, t.sess)
 	var hold *rescue.Holdback

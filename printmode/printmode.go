@@ -179,10 +179,8 @@ func Run(ctx context.Context, o Options) (err error) {
 	}
 	// A local server is asked its window as the REPL asks: a llama.cpp
 	// or Ollama window is what the server runs, not what a table says.
-	// It is asked when first needed: a request that may need compacting,
-	// or a tool result to fit, waits for the answer a little, no longer;
-	// the first request of a fresh session does not (it has nothing to
-	// compact), and a one-line answer asks nothing more than its question.
+	// It is asked when the first request needs it (which form of the tools
+	// to offer, whether to compact), and waited for a little, no longer.
 	// A hosted model's window is the table's or the catalog's, at once.
 	probe := app.ProbeNever
 	if pricing.IsLocal(cfg.BaseURL) {

@@ -20,9 +20,15 @@ type toolSpec struct {
 	// ChangesFiles: a call may change files in the workspace.
 	ChangesFiles bool            `json:"changes_files"`
 	Description  string          `json:"description"`
-	Timeout      string          `json:"timeout"`
-	Parameters   json.RawMessage `json:"parameters"`
-	timeout      time.Duration
+	// Brief is the description offered when the context window is small
+	// ("": the tool is not offered then); BriefDrop are parameters left
+	// out of the brief schema (which has no descriptions).
+	Brief      string          `json:"brief"`
+	BriefDrop  []string        `json:"brief_drop"`
+	Timeout    string          `json:"timeout"`
+	Parameters json.RawMessage `json:"parameters"`
+	timeout    time.Duration
+	brief      json.RawMessage
 }
 
 // specs are read on first use: a run pays for parsing them when it offers
@@ -44,6 +50,9 @@ func loadSpecs(data []byte) map[string]toolSpec {
 			panic(fmt.Sprintf("tool/builtins.json: %s: parameters: %v", name, err))
 		}
 		s.timeout, s.Parameters = d, compact.Bytes()
+		if s.brief, err = briefSchema(s.Parameters, s.BriefDrop); err != nil {
+			panic(fmt.Sprintf("tool/builtins.json: %s: parameters: %v", name, err))
+		}
 		m[name] = s
 	}
 	return m
@@ -66,6 +75,51 @@ func (d described[N]) Description() string         { return specs()[d.Name()].De
 func (d described[N]) Parameters() json.RawMessage { return specs()[d.Name()].Parameters }
 func (d described[N]) Timeout() time.Duration      { return specs()[d.Name()].timeout }
 func (d described[N]) ChangesFiles() bool          { return specs()[d.Name()].ChangesFiles }
+
+// Brief is the tool's short form, for a small context window.
+func (d described[N]) Brief() (string, json.RawMessage, bool) {
+	s := specs()[d.Name()]
+	return s.Brief, s.brief, s.Brief != ""
+}
+
+// briefSchema is schema without its descriptions and without the
+// parameters drop names: what a small window can afford, the names and
+// types still telling the model what to send.
+func briefSchema(schema json.RawMessage, drop []string) (json.RawMessage, error) {
+	var v any
+	if err := json.Unmarshal(schema, &v); err != nil {
+		return nil, err
+	}
+	var strip func(any)
+	strip = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			if props, ok := x["properties"].(map[string]any); ok {
+				for _, name := range props {
+					if p, ok := name.(map[string]any); ok {
+						delete(p, "description")
+					}
+				}
+			}
+			for _, v := range x {
+				strip(v)
+			}
+		case []any:
+			for _, v := range x {
+				strip(v)
+			}
+		}
+	}
+	strip(v)
+	if top, ok := v.(map[string]any); ok && len(drop) > 0 {
+		if props, ok := top["properties"].(map[string]any); ok {
+			for _, name := range drop {
+				delete(props, name)
+			}
+		}
+	}
+	return json.Marshal(v)
+}
 
 // The names of the built-in tools.
 type (

@@ -34,6 +34,13 @@ type Tool interface {
 	Run(ctx context.Context, args json.RawMessage) (string, error)
 }
 
+// Briefer is a tool with a short form, offered instead when the context
+// window is small: a one-line description and the schema without its
+// descriptions; ok false leaves the tool out then.
+type Briefer interface {
+	Brief() (description string, parameters json.RawMessage, ok bool)
+}
+
 // FileChanger is how a tool says whether its calls may change files in
 // the workspace (a checkpoint is taken before each call that may). A
 // tool that does not say is taken to: a new tool that writes is never

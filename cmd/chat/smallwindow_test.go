@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatrepl/chat/internal/oaitest"
+)
+
+// smallWindowModel calls run_shell once per question, then answers; a
+// request without tools (a summary) gets a summary.
+func smallWindowModel(req oaitest.Request) oaitest.Reply {
+	last := req.Messages[len(req.Messages)-1]
+	switch {
+	case len(req.Tools) == 0:
+		return oaitest.Answer{Text: "The user asked several times to run seq 1 40 and was told about the numbers each time."}
+	case last.Role == "tool":
+		return oaitest.Answer{Text: "The command printed the numbers one to forty, one per line; nothing failed, and there is nothing else to do."}
+	}
+	return oaitest.Answer{Calls: []oaitest.Call{shellCall(fmt.Sprintf("c%d", req.Index), "seq 1 40")}}
+}
+
+// TestTwentyTurnsAtEveryWindow: 20 print-mode turns with --continue, each
+// with a tool call, against a server that counts like llama.cpp and
+// refuses (400) past its window and says its window in /props: every turn
+// is answered and nothing is refused, at 2,048, 4,096 and 32k tokens. The
+// tools are offered whole where there is room, in their short form at
+// 2,048 (where the whole set took most of the window).
+func TestTwentyTurnsAtEveryWindow(t *testing.T) {
+	t.Parallel()
+	for _, window := range []int{2048, 4096, 32768} {
+		t.Run(fmt.Sprint(window), func(t *testing.T) {
+			t.Parallel()
+			srv := oaitest.New(t)
+			srv.SetWindow(window)
+			srv.SayWindow()
+			srv.SetFallback(smallWindowModel)
+			dir, home := t.TempDir(), t.TempDir()
+			for i := 1; i <= 20; i++ {
+				args := []string{"-p", fmt.Sprintf("turn %d: please run the numbers and tell me about them", i)}
+				if i > 1 {
+					args = append([]string{"--continue"}, args...)
+				}
+				cmd := command(t, srv, args...)
+				cmd.Dir, cmd.Env[0], cmd.Env[1] = dir, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config")
+				stdout, stderr, code := run(t, cmd)
+				if code != 0 || !strings.Contains(stdout, "one to forty") {
+					t.Fatalf("turn %d: exit %d\n%s\n%s", i, code, stdout, stderr)
+				}
+			}
+			if n := srv.Overflows(); n > 0 {
+				t.Errorf("%d requests were refused for their size", n)
+			}
+			tools := len(srv.Requests()[0].Tools)
+			if window == 2048 && tools != 8 || window > 2048 && tools != 10 {
+				t.Errorf("%d tools offered at %d", tools, window)
+			}
+		})
+	}
+}
+
+// TestFixedPromptSize pins what every request carries before the person
+// says anything (the system prompt and the tools), as the server counts
+// it: growth is a decision, not an accident. At 2,048 the first request is
+// at most 40 % of the window.
+func TestFixedPromptSize(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		window, most int // the first request's tokens (4 bytes each), at most
+	}{{2048, 760}, {0, 1650}} {
+		srv := oaitest.New(t, oaitest.Answer{Text: "hi"})
+		args := []string{"-p", "hello"}
+		if c.window > 0 {
+			args = append([]string{"--context-window", fmt.Sprint(c.window)}, args...)
+		}
+		cmd := command(t, srv, args...)
+		if _, stderr, code := run(t, cmd); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		r := srv.Requests()[0]
+		t.Logf("window %d: the first request is %d bytes (~%d tokens), %d tools", c.window, len(r.Raw), r.Tokens, len(r.Tools))
+		if r.Tokens > c.most {
+			t.Errorf("window %d: the first request is ~%d tokens, more than %d", c.window, r.Tokens, c.most)
+		}
+	}
+}
