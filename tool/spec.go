@@ -18,8 +18,8 @@ var builtinsJSON []byte
 
 type toolSpec struct {
 	// ChangesFiles: a call may change files in the workspace.
-	ChangesFiles bool            `json:"changes_files"`
-	Description  string          `json:"description"`
+	ChangesFiles bool   `json:"changes_files"`
+	Description  string `json:"description"`
 	// Brief is the description offered when the context window is small
 	// ("": the tool is not offered then); BriefDrop are parameters left
 	// out of the brief schema (which has no descriptions).
