@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/control"
+	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
 )
 
@@ -109,17 +110,28 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	l.out.flush()
 	used, finish := l.events.endTurn()
 	resp := acp.PromptResponse{StopReason: stopReason(out, finish)}
+	meta := map[string]any{}
 	if len(unsent) > 0 {
 		// Steered text the cancelled turn never took goes back to the
 		// editor, as the REPL puts it back into the input.
-		resp.Meta = map[string]any{"chat": map[string]any{"unsent": unsent}}
+		meta["unsent"] = unsent
 	}
 	if used.total > 0 {
 		resp.Usage = &acp.Usage{InputTokens: used.prompt, OutputTokens: used.completion, TotalTokens: used.total}
 	}
 	if out.Err != nil && !errors.Is(out.Err, control.ErrCancelled) && blocked == nil {
-		// The session stays usable; the editor shows why this turn failed.
-		return acp.PromptResponse{}, acp.NewInternalError(map[string]any{"error": out.Err.Error()})
+		// The session stays usable; the turn ends with a reason and the
+		// editor shows why, with the advice (an internal error hid it).
+		l.out.push(update{u: acp.UpdateAgentMessageText("\n\n✗ " + out.Err.Error())})
+		l.out.flush()
+		resp.StopReason = acp.StopReasonEndTurn
+		if errors.As(out.Err, new(*agent.TooLargeError)) || errors.Is(out.Err, llm.ErrContextExceeded) {
+			resp.StopReason = acp.StopReasonMaxTokens
+		}
+		meta["error"] = out.Err.Error()
+	}
+	if len(meta) > 0 {
+		resp.Meta = map[string]any{"chat": meta}
 	}
 	return resp, nil
 }

@@ -62,6 +62,21 @@ const windowProbeWait = 1500 * time.Millisecond
 // find the turn.
 const ExitNotSaved ExitCode = 3
 
+// ExitNoAnswer is the status of a turn that ended without error but with
+// nothing to print: an empty reply is never success.
+const ExitNoAnswer ExitCode = 4
+
+// compactCommand reads "/compact [TEXT]": the instructions, and whether
+// it is one.
+func compactCommand(prompt string) (string, bool) {
+	p := strings.TrimSpace(prompt)
+	rest, ok := strings.CutPrefix(p, "/compact")
+	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\n' {
+		return "", false
+	}
+	return strings.TrimSpace(rest), true
+}
+
 // Run answers one prompt. It returns nil, ExitCode(1) after an error the
 // listeners showed, ExitCode(130) when interrupted, ExitNotSaved when the
 // session could not be saved, or an error nobody showed yet. A SIGINT cancels the run cleanly at any moment (stream
@@ -209,6 +224,20 @@ func Run(ctx context.Context, o Options) (err error) {
 		// and said.
 		m.SetElicitor(app.Declining(func(s string) { fmt.Fprintln(o.Stderr, "chat: "+s) }, "print mode cannot ask you"))
 	}
+	if instructions, ok := compactCommand(prompt); ok {
+		// /compact [TEXT] runs, as in the REPL: with --continue it makes room.
+		o2 := a.Compact(ctx, instructions).Run()
+		switch {
+		case errors.Is(o2.Err, control.ErrCancelled):
+			return ExitCode(130)
+		case errors.Is(o2.Err, agent.ErrNothingToCompact):
+			fmt.Fprintln(o.Stderr, "chat: "+o2.Err.Error()+" (continue a session with --continue or --resume ID)")
+			return nil
+		case o2.Err != nil:
+			return ExitCode(1)
+		}
+		return nil
+	}
 	if prompt, files, err = run.ExpandInput(ctx, prompt, files); err != nil {
 		return err
 	}
@@ -219,6 +248,11 @@ func Run(ctx context.Context, o Options) (err error) {
 		return ExitCode(130)
 	case err != nil:
 		return ExitCode(1) // the listeners have shown it
+	}
+	if strings.TrimSpace(res.Content) == "" && !res.Synthesized {
+		// Nothing to print is not an answer: a script must not take it for one.
+		fmt.Fprintln(o.Stderr, "chat: the model gave no answer (an empty reply; with a small context window the answer may have had no room: /compact with --continue, or a larger window)")
+		return ExitNoAnswer
 	}
 	if run.Planning() {
 		fmt.Fprintln(o.Stderr, "plan mode: nothing was changed. chat --continue -p \"…\" asks for changes to the plan; chat --continue --go carries it out")

@@ -501,3 +501,28 @@ func (e *acpEditor) countPermissions() int {
 	defer e.mu.Unlock()
 	return e.permissions
 }
+
+// TestACPTooLargeEndsWithAReason: a window too small for even the fixed
+// prompt ends the turn with max_tokens and the advice as the agent's
+// message (it was a JSON-RPC internal error, the advice hidden in data);
+// the session goes on.
+func TestACPTooLargeEndsWithAReason(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "unreachable"})
+	srv.SetWindow(300)
+	cmd := command(t, srv, "acp")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	for range 2 {
+		from := e.count()
+		resp, err := e.prompt(ctx, id, acp.TextBlock("hello"))
+		if err != nil {
+			t.Fatalf("the prompt failed as a protocol error: %v", err)
+		}
+		if resp.StopReason != acp.StopReasonMaxTokens || !strings.Contains(e.text(from), "window") {
+			t.Fatalf("stop %q, message %q", resp.StopReason, e.text(from))
+		}
+	}
+}

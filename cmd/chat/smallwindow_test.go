@@ -86,3 +86,45 @@ func TestFixedPromptSize(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintModeCompactsAndNeverAnswersEmpty: `chat --continue -p
+// /compact` compacts the session (it was sent to the model as a message);
+// an empty reply exits 4 with the reason on stderr (it was 0, printing
+// nothing).
+func TestPrintModeCompactsAndNeverAnswersEmpty(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if len(req.Tools) == 0 {
+			return oaitest.Answer{Text: "The user said hello twice."}
+		}
+		if strings.Contains(req.Messages[len(req.Messages)-1].Text(), "silence") {
+			return oaitest.Answer{Text: ""}
+		}
+		return oaitest.Answer{Text: "hello to you"}
+	})
+	dir, home := t.TempDir(), t.TempDir()
+	chat := func(args ...string) (string, string, int) {
+		cmd := command(t, srv, args...)
+		cmd.Dir, cmd.Env[0], cmd.Env[1] = dir, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config")
+		return run(t, cmd)
+	}
+	for _, p := range []string{"hello", "hello again"} {
+		if _, stderr, code := chat("--continue", "-p", p); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+	}
+	before := len(srv.Requests())
+	_, stderr, code := chat("--continue", "-p", "/compact keep the greetings")
+	if code != 0 || !strings.Contains(stderr, "compacted") {
+		t.Fatalf("/compact: exit %d\n%s", code, stderr)
+	}
+	reqs := srv.Requests()[before:]
+	if len(reqs) != 1 || len(reqs[0].Tools) != 0 || !strings.Contains(string(reqs[0].Raw), "keep the greetings") {
+		t.Errorf("/compact did not summarize (it went to the model as a message?): %d requests", len(reqs))
+	}
+	stdout, stderr, code := chat("--continue", "-p", "silence please")
+	if code != 4 || strings.TrimSpace(stdout) != "" || !strings.Contains(stderr, "the model gave no answer") {
+		t.Errorf("an empty reply: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
