@@ -268,8 +268,11 @@ func TestACPStepBudgetAndErrors(t *testing.T) {
 	if err != nil || resp.StopReason != acp.StopReasonMaxTurnRequests || !strings.Contains(e.text(from), "synthesized from what was gathered") {
 		t.Fatalf("budget: %+v %v, text %q", resp, err, e.text(from))
 	}
-	if _, err := e.prompt(ctx, id, acp.TextBlock("fail now")); err == nil || !strings.Contains(err.Error()+fmt.Sprint(err), "500") {
-		t.Errorf("a failing model: %v", err)
+	// A failure ends the turn with a reason and the error as the agent's
+	// message (not a JSON-RPC error that hides it).
+	from = e.count()
+	if resp, err := e.prompt(ctx, id, acp.TextBlock("fail now")); err != nil || resp.StopReason != acp.StopReasonEndTurn || !strings.Contains(e.text(from), "500") {
+		t.Errorf("a failing model: %+v %v %q", resp, err, e.text(from))
 	}
 	from = e.count()
 	if resp, err := e.prompt(ctx, id, acp.TextBlock("and now?")); err != nil || e.text(from) != "fine again" {
