@@ -55,8 +55,18 @@ func (w *gitWatch) before() {
 }
 
 // after is called as a boxed command ends; it returns what was undone.
+// While other commands still run, a repository being made is left to the
+// next check.
 func (w *gitWatch) after() []string {
-	undone := w.guard.Check()
+	w.mu.Lock()
+	others := w.inFlight > 1
+	w.mu.Unlock()
+	var undone []string
+	if others || w.c.boxBusy() {
+		undone = w.guard.CheckWhileRunning()
+	} else {
+		undone = w.guard.Check()
+	}
 	w.mu.Lock()
 	w.inFlight--
 	w.mu.Unlock()
@@ -77,9 +87,12 @@ func (w *gitWatch) loop() {
 		was := w.busy
 		w.mu.Unlock()
 		busy := running || w.c.boxBusy()
-		if busy || was {
+		switch {
+		case busy:
+			w.report(w.guard.CheckWhileRunning())
+		case was:
 			// The last check after the box went quiet catches what was
-			// written just before.
+			// written just before, and judges what was being made.
 			w.report(w.guard.Check())
 		}
 		w.mu.Lock()

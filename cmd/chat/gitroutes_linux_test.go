@@ -81,7 +81,7 @@ func TestGitRoutesFailAsEveryUser(t *testing.T) {
 				}
 				w.noMarkers(t, stderr)
 				if out, _ := w.as(exec.Command("git", "-C", filepath.Join(w.work, "rk"), "config", "user.name")).Output(); strings.TrimSpace(string(out)) != "bot" {
-					t.Errorf("a plain setting (user.name) was undone: %q", out)
+					t.Errorf("a plain setting (user.name) was undone: %q\nstderr:\n%s", out, stderr)
 				}
 				if out, _ := w.as(exec.Command("git", "-C", filepath.Join(w.work, "rk"), "remote", "get-url", "origin")).Output(); !strings.Contains(string(out), "example.invalid") {
 					t.Errorf("a remote was undone: %q", out)

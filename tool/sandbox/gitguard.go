@@ -119,7 +119,15 @@ func (g *GitGuard) settle(root int) {
 // run a program, and says what it undid and why (nothing: nil). It is
 // cheap when nothing changed: the folders and files git reads are
 // compared by their metadata first, and git runs only when they differ.
-func (g *GitGuard) Check() []string {
+func (g *GitGuard) Check() []string { return g.check(false) }
+
+// CheckWhileRunning is Check while commands still run in the box: a new
+// repository git cannot read yet may be one being made (git init writes
+// its files one by one), so it is looked at again at the next check
+// instead of being put aside now.
+func (g *GitGuard) CheckWhileRunning() []string { return g.check(true) }
+
+func (g *GitGuard) check(running bool) []string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	root, done, err := g.openRoot()
@@ -137,6 +145,10 @@ func (g *GitGuard) Check() []string {
 	}
 	var undone []string
 	for entry, now := range g.last {
+		if _, known := g.base[entry]; running && !known && now.broken != "" {
+			g.print = "" // not settled: the next check reads it again
+			continue
+		}
 		undone = append(undone, g.undo(root, entry, now)...)
 	}
 	if len(undone) > 0 {

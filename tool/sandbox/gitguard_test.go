@@ -97,3 +97,45 @@ func TestGitGuardKeepsThePersonsOwn(t *testing.T) {
 		t.Errorf("core.editor stayed:\n%s", out)
 	}
 }
+
+// TestGitGuardWaitsForARepositoryBeingMade: a repository caught halfway
+// through git init (its config not written yet: git refuses it) is not
+// put aside while commands run; once it is whole, its plain settings
+// stay. A repository that stays unreadable is put aside at the check
+// after the commands end.
+func TestGitGuardWaitsForARepositoryBeingMade(t *testing.T) {
+	root := t.TempDir()
+	g := NewGitGuard(root)
+	g.Accept()
+	half := filepath.Join(root, "rk", ".git")
+	if err := os.MkdirAll(filepath.Join(half, "objects"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(half, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(half, "config"), []byte("[core\n"), 0o644); err != nil { // half written
+		t.Fatal(err)
+	}
+	if undone := g.CheckWhileRunning(); len(undone) > 0 {
+		t.Fatalf("a repository being made was undone: %q", undone)
+	}
+	gitInit(t, filepath.Join(root, "rk"))
+	if out, err := exec.Command("git", "-C", filepath.Join(root, "rk"), "config", "user.name", "bot").CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if undone := g.Check(); len(undone) > 0 {
+		t.Fatalf("a whole repository with plain settings was undone: %q", undone)
+	}
+	if _, err := os.Stat(half); err != nil {
+		t.Fatalf("the repository was put aside: %v", err)
+	}
+	broken := filepath.Join(root, "rb", ".git")
+	_ = os.MkdirAll(broken, 0o755)
+	_ = os.WriteFile(filepath.Join(broken, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(broken, "config"), []byte("[core\n"), 0o644)
+	g.CheckWhileRunning()
+	if undone := g.Check(); len(undone) != 1 {
+		t.Fatalf("an unreadable repository after the commands ended: %q", undone)
+	}
+}
