@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	acp "github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -126,5 +130,82 @@ func TestPrintModeCompactsAndNeverAnswersEmpty(t *testing.T) {
 	stdout, stderr, code := chat("--continue", "-p", "silence please")
 	if code != 4 || strings.TrimSpace(stdout) != "" || !strings.Contains(stderr, "the model gave no answer") {
 		t.Errorf("an empty reply: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// TestPlanModeAnswersAtTheSmallestWindow: --plan -p answers at 2,048 (the
+// whole tool set and plan mode's prompt left the answer no room: stdout
+// empty, exit 0).
+func TestPlanModeAnswersAtTheSmallestWindow(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(2048)
+	srv.SayWindow()
+	srv.SetFallback(smallWindowModel)
+	stdout, stderr, code := run(t, command(t, srv, "--plan", "-p", "plan how to print the numbers"))
+	if code != 0 || !strings.Contains(stdout, "one to forty") || srv.Overflows() > 0 {
+		t.Fatalf("exit %d, %d refused\n%s\n%s", code, srv.Overflows(), stdout, stderr)
+	}
+}
+
+// TestACPTwentyPromptsAtTheSmallestWindow: 20 prompts from an editor, each
+// with a tool call, at 2,048: every one answered, none refused.
+func TestACPTwentyPromptsAtTheSmallestWindow(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(2048)
+	srv.SayWindow()
+	srv.SetFallback(smallWindowModel)
+	cmd := command(t, srv, "acp")
+	e := startEditor(t, cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	id := e.newSession(ctx, cmd.Dir)
+	for i := 1; i <= 20; i++ {
+		from := e.count()
+		resp, err := e.prompt(ctx, id, acp.TextBlock(fmt.Sprintf("turn %d: please run the numbers and tell me about them", i)))
+		if err != nil || resp.StopReason != acp.StopReasonEndTurn || !strings.Contains(e.text(from), "one to forty") {
+			t.Fatalf("prompt %d: %+v %v %q", i, resp, err, e.text(from))
+		}
+	}
+	if n := srv.Overflows(); n > 0 {
+		t.Errorf("%d requests were refused for their size", n)
+	}
+}
+
+// TestREPLTwentyTurnsAtTheSmallestWindow: 20 REPL turns typed in a
+// terminal, each with a tool call, at 2,048: every one answered, none
+// refused, no error on screen (the REPL compacted only after the server
+// refused, and was stuck until /compact by hand).
+func TestREPLTwentyTurnsAtTheSmallestWindow(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetWindow(2048)
+	srv.SayWindow()
+	srv.SetFallback(smallWindowModel)
+	tm := startTerm(t, srv)
+	answered := func() int {
+		n := 0
+		for _, r := range srv.Requests() {
+			if len(r.Tools) > 0 && r.Messages[len(r.Messages)-1].Role == "tool" {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 1; i <= 20; i++ {
+		tm.ask(fmt.Sprintf("turn %d: please run the numbers and tell me about them", i))
+		for deadline := time.Now().Add(time.Minute * loadAllowance); answered() < i; time.Sleep(50 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("turn %d was not answered; the screen:\n%s", i, tm.screen())
+			}
+		}
+		tm.waitIdle(30 * time.Second)
+	}
+	if n := srv.Overflows(); n > 0 {
+		t.Errorf("%d requests were refused for their size", n)
+	}
+	if scr := tm.screen(); strings.Contains(scr, "✗") || strings.Contains(scr, "error") {
+		t.Errorf("an error on screen:\n%s", scr)
 	}
 }
