@@ -89,6 +89,7 @@ bench: bench-old
 	  $(GO) test -run='^$$' -bench=JobStart -benchtime=20x -count=5 ./tool; \
 	  $(GO) test -run='^$$' -bench=BoxedTrue -benchtime=100x -count=5 ./tool; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=10x -count=5 ./tool/netproxy; \
+	  $(GO) test -run='^$$' -bench=FixedPrompt -benchtime=3x -count=1 ./app; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
 	  $(GO) test -run='^$$' -bench='Binary|TUI$$|TUIKeyAtLength' -benchtime=10x -count=5 ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; \

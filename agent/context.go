@@ -593,3 +593,12 @@ func (p ContextParts) Report(counted int, projectFiles []string) string {
 	b.WriteString("\n/compact summarizes the earlier turns")
 	return b.String()
 }
+
+// FixedPart is what every request of a session with tools and system
+// carries before the person says anything, at window (0: unknown): the
+// tools as offered there, and the estimated tokens of the whole.
+func FixedPart(tools []tool.Tool, system string, window int) ([]llm.ToolSpec, int) {
+	sys := session.EstimateTokens([]session.Message{session.System(system)})
+	specs := offeredSpecs(tools, sys, window)
+	return specs, sys + specTokens(specs)
+}
