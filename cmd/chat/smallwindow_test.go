@@ -209,3 +209,23 @@ func TestREPLTwentyTurnsAtTheSmallestWindow(t *testing.T) {
 		t.Errorf("an error on screen:\n%s", scr)
 	}
 }
+
+// TestLengthSaysWhichLimit: an answer cut at finish_reason "length" in
+// one request says the context window cut it when the request and the
+// answer filled it (it advised a larger max_tokens), and the output limit
+// when they did not.
+func TestLengthSaysWhichLimit(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		total int
+		want  string
+	}{{2040, "the context window is full"}, {900, "its output limit"}} {
+		srv := oaitest.New(t, oaitest.Answer{Text: "1 2 3 4 5 6 7", Finish: "length", Usage: &oaitest.Usage{Prompt: 700, Completion: c.total - 700, Total: c.total}})
+		srv.SetWindow(2048)
+		srv.SayWindow()
+		_, stderr, _ := run(t, command(t, srv, "-p", "count forever"))
+		if !strings.Contains(stderr, c.want) {
+			t.Errorf("total %d: stderr does not say %q:\n%s", c.total, c.want, stderr)
+		}
+	}
+}
