@@ -212,9 +212,10 @@ func (a *Agent) compactAt() int {
 	return int(float64(a.ContextWindow()) * share)
 }
 
-// fit compacts before a request that would pass the threshold. A
-// compaction that finds nothing to fold lets the request go: the server
-// may still take it, and says so if not.
+// fit compacts before a request that would pass the threshold. A request
+// that still would not fit the window (what is always sent and the
+// current turn leave no room) is not sent: the person is told, before a
+// server refuses it.
 func (t *turn) fit() error {
 	// The window decides even the first request: which form of the tools
 	// it offers.
@@ -228,10 +229,15 @@ func (t *turn) fit() error {
 	// Past the window's room for an answer the alternative is a refusal:
 	// whatever history exists is folded, however little.
 	err := t.compact(false, "", window, window > 0 && size > window-window/8)
-	if errors.Is(err, ErrNothingToCompact) {
-		return nil
+	if err != nil && !errors.Is(err, ErrNothingToCompact) {
+		return err
 	}
-	return err
+	if size = t.a.ContextSize(); window > 0 && size > window {
+		_, at := t.sess.LatestSummary()
+		return &TooLargeError{Err: fmt.Errorf("%w: the next request would take ~%d tokens of the %d-token window, so it was not sent", llm.ErrContextExceeded, size, window),
+			Turn: currentTurnTokens(t.sess.Messages()), Window: window, Summary: at >= 0}
+	}
+	return nil
 }
 
 // overflowed handles a request the server refused as too large: it learns

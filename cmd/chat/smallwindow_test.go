@@ -229,3 +229,20 @@ func TestLengthSaysWhichLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestTooSmallIsSaidBeforeSending: when even what every request carries
+// does not fit a window the server said, nothing is sent (a 400 was the
+// way chat found out) and the person is told why and what to do.
+func TestTooSmallIsSaidBeforeSending(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "unreachable"})
+	srv.SetWindow(300)
+	srv.SayWindow()
+	_, stderr, code := run(t, command(t, srv, "-p", "hello"))
+	if code != 1 || !strings.Contains(stderr, "was not sent") || !strings.Contains(stderr, "larger window") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+	if srv.RequestCount() != 0 || srv.Overflows() != 0 {
+		t.Errorf("%d requests sent, %d refused", srv.RequestCount(), srv.Overflows())
+	}
+}
