@@ -92,6 +92,10 @@ type ContextParts struct {
 	// History includes Files, the attachments.
 	System, Project, Tools, Summary, History, Files, Window int
 	Summarized                                              int // messages the summary stands for
+	// Offered of All tools go with the request; Brief: in their short
+	// form (the window is small).
+	Offered, All int
+	Brief        bool
 }
 
 // ContextReport breaks the next request down (/context).
@@ -100,7 +104,12 @@ func (a *Agent) ContextReport() ContextParts {
 	s, tools, project := a.o.Session, a.o.Tools, a.o.Project
 	a.cfgMu.Unlock()
 	msgs := s.Messages()
-	p := ContextParts{Window: a.ContextWindow(), Tools: specTokens(a.specsFor(tools, session.Sent(msgs))), Project: session.TextTokens(len(project))}
+	specs := a.specsFor(tools, session.Sent(msgs))
+	p := ContextParts{Window: a.ContextWindow(), Tools: specTokens(specs), Project: session.TextTokens(len(project)),
+		Offered: len(specs), All: len(tools.Offered())}
+	if full := fullSpecs(tools.Offered()); len(specs) != len(full) || specTokens(specs) != specTokens(full) {
+		p.Brief = true
+	}
 	summary, at := session.LatestSummary(msgs)
 	if at >= 0 {
 		p.Summary = session.EstimateTokens([]session.Message{summary})
@@ -589,6 +598,9 @@ func (p ContextParts) Report(counted int, projectFiles []string) string {
 		fmt.Fprintf(&b, " (of which project instructions ~%d: %s)", p.Project, strings.Join(projectFiles, ", "))
 	}
 	fmt.Fprintf(&b, "\n  tools    ~%d", p.Tools)
+	if p.Brief {
+		fmt.Fprintf(&b, " (%d of %d tools, in their short form: the window is small)", p.Offered, p.All)
+	}
 	if p.Summarized > 0 {
 		fmt.Fprintf(&b, "\n  summary  ~%d (stands for %d earlier messages, kept in the session file)", p.Summary, p.Summarized)
 	}
@@ -599,6 +611,10 @@ func (p ContextParts) Report(counted int, projectFiles []string) string {
 	b.WriteString("\n/compact summarizes the earlier turns")
 	return b.String()
 }
+
+// SettleWindow waits, as a request would, for the server to say its
+// window when it is being asked (the wait AwaitWindow set).
+func (a *Agent) SettleWindow(ctx context.Context) { a.awaitWindow(ctx) }
 
 // FixedPart is what every request of a session with tools and system
 // carries before the person says anything, at window (0: unknown): the

@@ -32,7 +32,10 @@ type Options struct {
 	JSON, Verbose bool
 	// Plan asks for a plan (nothing is written); Go carries out the
 	// session's plan.
-	Plan, Go       bool
+	Plan, Go bool
+	// DryRun says what the request would carry, by part, and sends
+	// nothing.
+	DryRun         bool
 	Stdout, Stderr io.Writer
 	// Signals delivers SIGINT/SIGTERM; its func undoes the subscription.
 	Signals func() (<-chan os.Signal, func())
@@ -223,6 +226,13 @@ func Run(ctx context.Context, o Options) (err error) {
 		// Nobody is there to fill in a server's form: it is declined,
 		// and said.
 		m.SetElicitor(app.Declining(func(s string) { fmt.Fprintln(o.Stderr, "chat: "+s) }, "print mode cannot ask you"))
+	}
+	if o.DryRun {
+		a.SettleWindow(ctx)
+		report := a.ContextReport().Report(0, run.ProjectFiles())
+		report = strings.Replace(report, "\n/compact summarizes the earlier turns", "", 1)
+		fmt.Fprintf(o.Stdout, "%s\n  this prompt ~%d\nnothing was sent (--dry-run)\n", report, session.TextTokens(len(prompt)))
+		return nil
 	}
 	if instructions, ok := compactCommand(prompt); ok {
 		// /compact [TEXT] runs, as in the REPL: with --continue it makes room.

@@ -21,7 +21,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 		return err
 	}
 	po := printmode.Options{Spec: spec, Prompt: o.prompt, Files: o.files, Schema: o.schema, JSON: o.jsonOut, Verbose: o.verbose,
-		Plan: o.plan, Go: o.goPlan, Stdout: d.stdout, Stderr: d.stderr, Signals: d.signals, Exit: d.exit}
+		Plan: o.plan, Go: o.goPlan, DryRun: o.dryRun, Stdout: d.stdout, Stderr: d.stderr, Signals: d.signals, Exit: d.exit}
 	if d.stdinHasData() {
 		po.Stdin = d.stdin
 	}

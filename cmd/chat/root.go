@@ -95,6 +95,7 @@ type rootOptions struct {
 	ctxWin       int
 	sandbox      string
 	allowDomains []string
+	dryRun       bool
 	ifBusy       string
 
 	noProject bool
@@ -160,6 +161,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.AddFlagSet(runFlags(o))
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer this prompt and exit (print mode)")
 	f.BoolVar(&o.jsonOut, "json", false, "print mode: write the event stream as JSON lines")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print mode: say what the request would carry (system prompt, tools, history, the prompt) against the model's window, and send nothing")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "also show the model's reasoning and token counts on stderr")
 	f.StringVar(&o.system, "system", "", "system prompt")
 	f.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers instead of streams")

@@ -246,3 +246,21 @@ func TestTooSmallIsSaidBeforeSending(t *testing.T) {
 		t.Errorf("%d requests sent, %d refused", srv.RequestCount(), srv.Overflows())
 	}
 }
+
+// TestDryRunShowsTheBudget: --dry-run says what the request would carry
+// against the window the server said, by part, and sends nothing.
+func TestDryRunShowsTheBudget(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "unreachable"})
+	srv.SetWindow(2048)
+	srv.SayWindow()
+	stdout, stderr, code := run(t, command(t, srv, "--dry-run", "-p", "hello there"))
+	if code != 0 || srv.RequestCount() != 0 {
+		t.Fatalf("exit %d, %d requests:\n%s", code, srv.RequestCount(), stderr)
+	}
+	for _, want := range []string{"of 2048 tokens", "system", "8 of 10 tools, in their short form", "this prompt", "nothing was sent"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+}
