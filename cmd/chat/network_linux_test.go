@@ -59,6 +59,21 @@ func netWorld(t *testing.T, u asuser.User, bwrap, sandboxLines string) *gitWorld
 	return w
 }
 
+// eachWorld runs f as a parallel subtest as root and as an ordinary user,
+// with bubblewrap and with chat's own namespaces.
+func eachWorld(t *testing.T, f func(t *testing.T, u asuser.User, bwrap string)) {
+	t.Helper()
+	engines := boxEngines(t)
+	for _, u := range asuser.Both(t) {
+		for name, bwrap := range engines {
+			t.Run(u.Name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				f(t, u, bwrap)
+			})
+		}
+	}
+}
+
 // allResults are what the model was told of every call, joined.
 func allResults(srv *oaitest.Server) string {
 	var b strings.Builder
@@ -75,69 +90,63 @@ func allResults(srv *oaitest.Server) string {
 // stderr. As root and as an ordinary user, with and without bubblewrap.
 func TestTheBoxReachesOnlyWhatIsAllowed(t *testing.T) {
 	t.Parallel()
-	engines := boxEngines(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("no curl (apt-get install curl)")
 	}
-	for _, u := range asuser.Both(t) {
-		for name, bwrap := range engines {
-			t.Run(u.Name+"/"+name, func(t *testing.T) {
-				t.Parallel()
-				private := newHostService(t, "127.0.0.1:0", "HOST-PRIVATE-SERVICE")
-				allowed := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
-				udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer udp.Close()
-				w := netWorld(t, u, bwrap, "allow_domains = [\"rebind.test\", \"127.0.0.2\"]\n")
-				p := private.port
-				lines := []string{
-					"curl -sS -m 20 " + allowed.url,
-					fmt.Sprintf("curl -sS -m 20 http://rebind.test:%d/", p),
-					fmt.Sprintf("curl -sS -m 20 https://denied.test:%d/", p),
-					fmt.Sprintf("curl -sS -m 20 --noproxy '*' http://rebind.test:%d/", p),
-					fmt.Sprintf("env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy -u HTTPS_PROXY -u https_proxy curl -sS -m 5 http://127.0.0.1:%d/ http://rebind.test:%d/", p, p),
-					fmt.Sprintf("echo SECRET-UDP > /dev/udp/127.0.0.1/%d; getent hosts example.org || echo NO-DNS", udp.LocalAddr().(*net.UDPAddr).Port),
-				}
-				srv := oaitest.New(t)
-				srv.SetFallback(shellCalls(lines, nil))
-				cmd := w.as(exec.Command(w.bin, "-p", "go"))
-				cmd.Dir = w.work
-				cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret",
-					"CHAT_PROXY_HOSTS=rebind.test=127.0.0.1,denied.test=127.0.0.1")
-				stdout, stderr, _ := run(t, cmd)
-				if !strings.Contains(stdout, "done") {
-					t.Fatalf("chat did not answer:\n%s\n%s", stdout, stderr)
-				}
-				told := allResults(srv)
-				if !strings.Contains(told, "ALLOWED-BODY") {
-					t.Errorf("the allowed address was not reached:\n%s", told)
-				}
-				if strings.Contains(told, "HOST-PRIVATE-SERVICE") || private.hits.Load() > 0 {
-					t.Errorf("the host's own service was reached (%d times):\n%s", private.hits.Load(), told)
-				}
-				if !strings.Contains(told, "machine's own network") || !strings.Contains(told, "denied.test is not on the allow list") {
-					t.Errorf("the refusals were not told to the command:\n%s", told)
-				}
-				if !strings.Contains(told, "NO-DNS") {
-					t.Errorf("the box resolved a name:\n%s", told)
-				}
-				_ = udp.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-				if n, _, err := udp.ReadFrom(make([]byte, 64)); err == nil && n > 0 {
-					t.Error("a UDP datagram reached the host")
-				}
-				for _, host := range []string{"rebind.test", "denied.test:" + fmt.Sprint(p)} {
-					if !strings.Contains(stderr, "the sandbox refused "+host) {
-						t.Errorf("stderr does not name %s:\n%s", host, stderr)
-					}
-				}
-				if !strings.Contains(stderr, "--allow-domain denied.test") {
-					t.Errorf("stderr does not say how to allow it:\n%s", stderr)
-				}
-			})
+	eachWorld(t, func(t *testing.T, u asuser.User, bwrap string) {
+		private := newHostService(t, "127.0.0.1:0", "HOST-PRIVATE-SERVICE")
+		allowed := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
+		udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		defer udp.Close()
+		w := netWorld(t, u, bwrap, "allow_domains = [\"rebind.test\", \"127.0.0.2\"]\n")
+		p := private.port
+		lines := []string{
+			"curl -sS -m 20 " + allowed.url,
+			fmt.Sprintf("curl -sS -m 20 http://rebind.test:%d/", p),
+			fmt.Sprintf("curl -sS -m 20 https://denied.test:%d/", p),
+			fmt.Sprintf("curl -sS -m 20 --noproxy '*' http://rebind.test:%d/", p),
+			fmt.Sprintf("env -u HTTP_PROXY -u http_proxy -u ALL_PROXY -u all_proxy -u HTTPS_PROXY -u https_proxy curl -sS -m 5 http://127.0.0.1:%d/ http://rebind.test:%d/", p, p),
+			fmt.Sprintf("echo SECRET-UDP > /dev/udp/127.0.0.1/%d; getent hosts example.org || echo NO-DNS", udp.LocalAddr().(*net.UDPAddr).Port),
+		}
+		srv := oaitest.New(t)
+		srv.SetFallback(shellCalls(lines, nil))
+		cmd := w.as(exec.Command(w.bin, "-p", "go"))
+		cmd.Dir = w.work
+		cmd.Env = append(cmd.Env, "OPENAI_BASE_URL="+srv.BaseURL(), "CHAT_MODEL=scripted-model", "OPENAI_API_KEY=sk-test-secret",
+			"CHAT_PROXY_HOSTS=rebind.test=127.0.0.1,denied.test=127.0.0.1")
+		stdout, stderr, _ := run(t, cmd)
+		if !strings.Contains(stdout, "done") {
+			t.Fatalf("chat did not answer:\n%s\n%s", stdout, stderr)
+		}
+		told := allResults(srv)
+		if !strings.Contains(told, "ALLOWED-BODY") {
+			t.Errorf("the allowed address was not reached:\n%s", told)
+		}
+		if strings.Contains(told, "HOST-PRIVATE-SERVICE") || private.hits.Load() > 0 {
+			t.Errorf("the host's own service was reached (%d times):\n%s", private.hits.Load(), told)
+		}
+		if !strings.Contains(told, "machine's own network") || !strings.Contains(told, "denied.test is not on the allow list") {
+			t.Errorf("the refusals were not told to the command:\n%s", told)
+		}
+		if !strings.Contains(told, "NO-DNS") {
+			t.Errorf("the box resolved a name:\n%s", told)
+		}
+		_ = udp.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		if n, _, err := udp.ReadFrom(make([]byte, 64)); err == nil && n > 0 {
+			t.Error("a UDP datagram reached the host")
+		}
+		for _, host := range []string{"rebind.test", "denied.test:" + fmt.Sprint(p)} {
+			if !strings.Contains(stderr, "the sandbox refused "+host) {
+				t.Errorf("stderr does not name %s:\n%s", host, stderr)
+			}
+		}
+		if !strings.Contains(stderr, "--allow-domain denied.test") {
+			t.Errorf("stderr does not say how to allow it:\n%s", stderr)
+		}
+	})
 }
 
 // TestREPLAsksPerHost: a host on no list is put to the person in the
@@ -225,68 +234,62 @@ func TestREPLAsksPerHost(t *testing.T) {
 // it. As root and as an ordinary user, with and without bubblewrap.
 func TestJobServerIsForwarded(t *testing.T) {
 	t.Parallel()
-	engines := boxEngines(t)
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3")
 	}
-	for _, u := range asuser.Both(t) {
-		for name, bwrap := range engines {
-			t.Run(u.Name+"/"+name, func(t *testing.T) {
-				t.Parallel()
-				w := netWorld(t, u, bwrap, "")
-				if err := os.WriteFile(filepath.Join(w.work, "index.html"), []byte("SERVED-FROM-THE-BOX\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				asuser.Give(t, u, w.work)
-				free, err := net.Listen("tcp4", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				port := free.Addr().(*net.TCPAddr).Port
-				free.Close()
-				var fetched string
-				srv := oaitest.New(t)
-				srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
-					last := req.Messages[len(req.Messages)-1]
-					switch {
-					case last.Role == "user":
-						b, _ := json.Marshal(map[string]any{"command": fmt.Sprintf("python3 -m http.server %d --bind 0.0.0.0", port), "background": true})
-						return oaitest.Answer{Calls: []oaitest.Call{{ID: "job", Name: "run_shell", Args: string(b)}}}
-					case last.ToolCallID == "job":
-						// The person opens it from the host while the job runs.
-						for i := 0; i < 300 && fetched == ""; i++ {
-							if res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/index.html", port)); err == nil {
-								b, _ := io.ReadAll(res.Body)
-								res.Body.Close()
-								fetched = string(b)
-								break
-							}
-							time.Sleep(100 * time.Millisecond)
-						}
-						return oaitest.Answer{Calls: []oaitest.Call{{ID: "out", Name: "job_output", Args: `{"id":1}`}}}
-					}
-					return oaitest.Answer{Text: "done"}
-				})
-				stdout, stderr, _ := w.chat(t, srv, "--json", "-p", "serve it")
-				if !strings.Contains(fetched, "SERVED-FROM-THE-BOX") {
-					t.Fatalf("the job's server was not reached from the host (%q):\n%s\n%s", fetched, stdout, stderr)
-				}
-				told := allResults(srv)
-				want := fmt.Sprintf("open http://127.0.0.1:%d on this machine", port)
-				if !strings.Contains(told, want) {
-					t.Errorf("the job did not say where it is reached (%s):\n%s", want, told)
-				}
-				if !strings.Contains(stdout, fmt.Sprintf("serves http://127.0.0.1:%d", port)) {
-					t.Errorf("no event says the job serves it:\n%s", stdout)
-				}
-				// chat has exited: the forward is gone with the job.
-				if c, err := net.Dial("tcp4", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-					c.Close()
-					t.Error("the forward outlived chat")
-				}
-			})
+	eachWorld(t, func(t *testing.T, u asuser.User, bwrap string) {
+		w := netWorld(t, u, bwrap, "")
+		if err := os.WriteFile(filepath.Join(w.work, "index.html"), []byte("SERVED-FROM-THE-BOX\n"), 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
+		asuser.Give(t, u, w.work)
+		free, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := free.Addr().(*net.TCPAddr).Port
+		free.Close()
+		var fetched string
+		srv := oaitest.New(t)
+		srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+			last := req.Messages[len(req.Messages)-1]
+			switch {
+			case last.Role == "user":
+				b, _ := json.Marshal(map[string]any{"command": fmt.Sprintf("python3 -m http.server %d --bind 0.0.0.0", port), "background": true})
+				return oaitest.Answer{Calls: []oaitest.Call{{ID: "job", Name: "run_shell", Args: string(b)}}}
+			case last.ToolCallID == "job":
+				// The person opens it from the host while the job runs.
+				for i := 0; i < 300 && fetched == ""; i++ {
+					if res, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/index.html", port)); err == nil {
+						b, _ := io.ReadAll(res.Body)
+						res.Body.Close()
+						fetched = string(b)
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+				return oaitest.Answer{Calls: []oaitest.Call{{ID: "out", Name: "job_output", Args: `{"id":1}`}}}
+			}
+			return oaitest.Answer{Text: "done"}
+		})
+		stdout, stderr, _ := w.chat(t, srv, "--json", "-p", "serve it")
+		if !strings.Contains(fetched, "SERVED-FROM-THE-BOX") {
+			t.Fatalf("the job's server was not reached from the host (%q):\n%s\n%s", fetched, stdout, stderr)
+		}
+		told := allResults(srv)
+		want := fmt.Sprintf("open http://127.0.0.1:%d on this machine", port)
+		if !strings.Contains(told, want) {
+			t.Errorf("the job did not say where it is reached (%s):\n%s", want, told)
+		}
+		if !strings.Contains(stdout, fmt.Sprintf("serves http://127.0.0.1:%d", port)) {
+			t.Errorf("no event says the job serves it:\n%s", stdout)
+		}
+		// chat has exited: the forward is gone with the job.
+		if c, err := net.Dial("tcp4", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			t.Error("the forward outlived chat")
+		}
+	})
 }
 
 // TestACPAsksTheEditorForAHost: a boxed command's host on no list is put

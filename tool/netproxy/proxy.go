@@ -109,14 +109,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "chat's sandbox proxy: only CONNECT and absolute http:// URLs are proxied", http.StatusBadRequest)
 		return
 	}
-	q, err := query(r.URL.Host, 80, from)
-	if err != nil {
-		http.Error(w, "chat's sandbox proxy: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	addrs, refusal := p.check(r.Context(), q)
-	if refusal != "" {
-		p.refuse(w, q, refusal)
+	q, addrs, ok := p.admit(w, r, r.URL.Host, 80, from)
+	if !ok {
 		return
 	}
 	ev := Event{Host: q.Host, Port: q.Port, From: from, Allowed: true}
@@ -148,14 +142,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // connect answers CONNECT: the decision on the host name, then the bytes
 // both ways, untouched.
 func (p *Proxy) connect(w http.ResponseWriter, r *http.Request, from int) {
-	q, err := query(r.Host, 443, from)
-	if err != nil {
-		http.Error(w, "chat's sandbox proxy: "+err.Error(), http.StatusBadRequest)
-		return
-	}
-	addrs, refusal := p.check(r.Context(), q)
-	if refusal != "" {
-		p.refuse(w, q, refusal)
+	q, addrs, ok := p.admit(w, r, r.Host, 443, from)
+	if !ok {
 		return
 	}
 	ev := Event{Host: q.Host, Port: q.Port, From: from, Allowed: true}
@@ -180,6 +168,22 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request, from int) {
 	}
 	ev.Up, ev.Down = tunnel(down, rw, up)
 	p.observe(ev)
+}
+
+// admit reads the host a request asks for and decides it: the checked
+// addresses, or false once the refusal is answered.
+func (p *Proxy) admit(w http.ResponseWriter, r *http.Request, authority string, defaultPort, from int) (Query, []net.IP, bool) {
+	q, err := query(authority, defaultPort, from)
+	if err != nil {
+		http.Error(w, "chat's sandbox proxy: "+err.Error(), http.StatusBadRequest)
+		return q, nil, false
+	}
+	addrs, refusal := p.check(r.Context(), q)
+	if refusal != "" {
+		p.refuse(w, q, refusal)
+		return q, nil, false
+	}
+	return q, addrs, true
 }
 
 // tunnel copies both ways until both ends are done; what the box sent
