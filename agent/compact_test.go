@@ -358,17 +358,6 @@ func TestNothingShownBeforeTheQuestionIsSaved(t *testing.T) {
 	}
 }
 
-// signalTool is a tool that closes ran after its first run.
-type signalTool struct {
-	bigTool
-	ran chan struct{}
-}
-
-func (s signalTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
-	defer close(s.ran)
-	return s.bigTool.Run(ctx, args)
-}
-
 // runLater runs a turn of text in the background; its error arrives on
 // the channel.
 func runLater(r *rig, text string) <-chan error {

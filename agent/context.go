@@ -269,17 +269,6 @@ func (t *turn) overflowed(err error) error {
 	return cerr
 }
 
-// hasAnswer says whether msgs hold an answer, so something a compaction
-// could fold: before the first, there is only the current exchange.
-func hasAnswer(msgs []session.Message) bool {
-	for _, m := range msgs {
-		if m.Role == session.RoleAssistant {
-			return true
-		}
-	}
-	return false
-}
-
 // currentTurnTokens estimates the last question and what followed it.
 func currentTurnTokens(msgs []session.Message) int {
 	if i := currentTurnStart(msgs); i >= 0 {
