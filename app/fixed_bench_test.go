@@ -34,3 +34,11 @@ func BenchmarkFixedPrompt(b *testing.B) {
 		})
 	}
 }
+
+// TestSystemPromptSizeIsPinned: the default system prompt and the task
+// list's advert, in bytes; raise it with the reason in the commit.
+func TestSystemPromptSizeIsPinned(t *testing.T) {
+	if n := len(DefaultSystem) + len(agent.PlanAdvert); n > 470 {
+		t.Errorf("the default system prompt is %d bytes, pinned at 470", n)
+	}
+}

@@ -148,12 +148,21 @@ func TestPlanModeAnswersAtTheSmallestWindow(t *testing.T) {
 	}
 }
 
-// TestACPTwentyPromptsAtTheSmallestWindow: 20 prompts from an editor, each
-// with a tool call, at 2,048: every one answered, none refused.
-func TestACPTwentyPromptsAtTheSmallestWindow(t *testing.T) {
+// TestACPTwentyPromptsAtEveryWindow: 20 prompts from an editor, each with
+// a tool call, at 2,048, 4,096 and 32k: every one answered, none refused.
+func TestACPTwentyPromptsAtEveryWindow(t *testing.T) {
 	t.Parallel()
+	for _, window := range []int{2048, 4096, 32768} {
+		t.Run(fmt.Sprint(window), func(t *testing.T) {
+			t.Parallel()
+			acpTwentyPrompts(t, window)
+		})
+	}
+}
+
+func acpTwentyPrompts(t *testing.T, window int) {
 	srv := oaitest.New(t)
-	srv.SetWindow(2048)
+	srv.SetWindow(window)
 	srv.SayWindow()
 	srv.SetFallback(smallWindowModel)
 	cmd := command(t, srv, "acp")
@@ -173,14 +182,23 @@ func TestACPTwentyPromptsAtTheSmallestWindow(t *testing.T) {
 	}
 }
 
-// TestREPLTwentyTurnsAtTheSmallestWindow: 20 REPL turns typed in a
-// terminal, each with a tool call, at 2,048: every one answered, none
+// TestREPLTwentyTurnsAtEveryWindow: 20 REPL turns typed in a terminal,
+// each with a tool call, at 2,048, 4,096 and 32k: every one answered, none
 // refused, no error on screen (the REPL compacted only after the server
 // refused, and was stuck until /compact by hand).
-func TestREPLTwentyTurnsAtTheSmallestWindow(t *testing.T) {
+func TestREPLTwentyTurnsAtEveryWindow(t *testing.T) {
 	t.Parallel()
+	for _, window := range []int{2048, 4096, 32768} {
+		t.Run(fmt.Sprint(window), func(t *testing.T) {
+			t.Parallel()
+			replTwentyTurns(t, window)
+		})
+	}
+}
+
+func replTwentyTurns(t *testing.T, window int) {
 	srv := oaitest.New(t)
-	srv.SetWindow(2048)
+	srv.SetWindow(window)
 	srv.SayWindow()
 	srv.SetFallback(smallWindowModel)
 	tm := startTerm(t, srv)
