@@ -222,8 +222,8 @@ func (a *Agent) compactAt() int {
 }
 
 // fit compacts before a request that would pass the threshold. A request
-// that still would not fit the window (what is always sent and the
-// current turn leave no room) is not sent: the person is told, before a
+// whose irreducible part alone (what is always sent and the question)
+// does not fit the window is not sent: the person is told, before a
 // server refuses it.
 func (t *turn) fit() error {
 	// The window decides even the first request: which form of the tools
@@ -241,12 +241,30 @@ func (t *turn) fit() error {
 	if err != nil && !errors.Is(err, ErrNothingToCompact) {
 		return err
 	}
-	if size = t.a.ContextSize(); window > 0 && size > window {
-		_, at := t.sess.LatestSummary()
-		return &TooLargeError{Err: fmt.Errorf("%w: the next request would take ~%d tokens of the %d-token window, so it was not sent", llm.ErrContextExceeded, size, window),
-			Turn: currentTurnTokens(t.sess.Messages()), Window: window, Summary: at >= 0}
+	if window > 0 {
+		if fixed := t.irreducible(); fixed > window {
+			_, at := t.sess.LatestSummary()
+			return &TooLargeError{Err: fmt.Errorf("%w: what every request carries and this message take ~%d tokens of the %d-token window, so it was not sent", llm.ErrContextExceeded, fixed, window),
+				Turn: currentTurnTokens(t.sess.Messages()), Window: window, Summary: at >= 0}
+		}
 	}
 	return nil
+}
+
+// irreducible estimates what no compaction or cut can take out of the next
+// request: the system prompt, the tools as offered and the question of
+// the turn. (Tool results are cut to fit; chat's estimate may exceed the
+// server's count, so the rest is the server's to judge.)
+func (t *turn) irreducible() int {
+	var n int
+	t.sess.View(func(msgs []session.Message) {
+		system := systemTokens(msgs)
+		n = system + specTokens(offeredSpecs(t.tools.Offered(), system, t.a.ContextWindow()))
+		if i := currentTurnStart(msgs); i >= 0 {
+			n += session.EstimateTokens(msgs[i : i+1])
+		}
+	})
+	return n
 }
 
 // overflowed handles a request the server refused as too large: it learns
