@@ -74,6 +74,16 @@ func eachWorld(t *testing.T, f func(t *testing.T, u asuser.User, bwrap string)) 
 	}
 }
 
+// strongestEngine is bubblewrap where it is installed, else chat's own
+// namespaces: one engine, for the tests where the engine does not matter.
+func strongestEngine(t *testing.T) string {
+	engines := boxEngines(t)
+	if bwrap := engines["with bubblewrap"]; bwrap != "" {
+		return bwrap
+	}
+	return engines["without bubblewrap"]
+}
+
 // allResults are what the model was told of every call, joined.
 func allResults(srv *oaitest.Server) string {
 	var b strings.Builder
@@ -156,11 +166,7 @@ func TestTheBoxReachesOnlyWhatIsAllowed(t *testing.T) {
 func TestREPLAsksPerHost(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
-	engines := boxEngines(t)
-	bwrap := engines["with bubblewrap"]
-	if bwrap == "" {
-		bwrap = engines["without bubblewrap"]
-	}
+	bwrap := strongestEngine(t)
 	for _, u := range asuser.Both(t) {
 		t.Run(u.Name, func(t *testing.T) {
 			t.Parallel()
@@ -356,11 +362,7 @@ func TestSandboxCommandProbesHosts(t *testing.T) {
 func TestProjectNetworkFileNeedsTrust(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
-	engines := boxEngines(t)
-	bwrap := engines["with bubblewrap"]
-	if bwrap == "" {
-		bwrap = engines["without bubblewrap"]
-	}
+	bwrap := strongestEngine(t)
 	u := asuser.Both(t)[len(asuser.Both(t))-1] // an ordinary user where there is one
 	svc := newHostService(t, "127.0.0.2:0", "ALLOWED-BODY")
 	w := netWorld(t, u, bwrap, "allow_domains = [\"127.0.0.2\", \"x.blocked.test\"]\n")

@@ -152,19 +152,26 @@ func TestPlanModeAnswersAtTheSmallestWindow(t *testing.T) {
 // a tool call, at 2,048, 4,096 and 32k: every one answered, none refused.
 func TestACPTwentyPromptsAtEveryWindow(t *testing.T) {
 	t.Parallel()
+	eachWindow(t, acpTwentyPrompts)
+}
+
+// eachWindow runs f as a parallel subtest against a strict server at
+// 2,048, 4,096 and 32k tokens that says its window and plays
+// smallWindowModel.
+func eachWindow(t *testing.T, f func(t *testing.T, srv *oaitest.Server)) {
 	for _, window := range []int{2048, 4096, 32768} {
 		t.Run(fmt.Sprint(window), func(t *testing.T) {
 			t.Parallel()
-			acpTwentyPrompts(t, window)
+			srv := oaitest.New(t)
+			srv.SetWindow(window)
+			srv.SayWindow()
+			srv.SetFallback(smallWindowModel)
+			f(t, srv)
 		})
 	}
 }
 
-func acpTwentyPrompts(t *testing.T, window int) {
-	srv := oaitest.New(t)
-	srv.SetWindow(window)
-	srv.SayWindow()
-	srv.SetFallback(smallWindowModel)
+func acpTwentyPrompts(t *testing.T, srv *oaitest.Server) {
 	cmd := command(t, srv, "acp")
 	e := startEditor(t, cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -188,19 +195,10 @@ func acpTwentyPrompts(t *testing.T, window int) {
 // refused, and was stuck until /compact by hand).
 func TestREPLTwentyTurnsAtEveryWindow(t *testing.T) {
 	t.Parallel()
-	for _, window := range []int{2048, 4096, 32768} {
-		t.Run(fmt.Sprint(window), func(t *testing.T) {
-			t.Parallel()
-			replTwentyTurns(t, window)
-		})
-	}
+	eachWindow(t, replTwentyTurns)
 }
 
-func replTwentyTurns(t *testing.T, window int) {
-	srv := oaitest.New(t)
-	srv.SetWindow(window)
-	srv.SayWindow()
-	srv.SetFallback(smallWindowModel)
+func replTwentyTurns(t *testing.T, srv *oaitest.Server) {
 	tm := startTerm(t, srv)
 	answered := func() int {
 		n := 0

@@ -145,6 +145,15 @@ func summaries(b *strings.Builder, values, before map[key][]float64) {
 		fmt.Fprintf(b, "\nThe chunks alone, print mode (the 20,000-chunk answer's CPU less a one-line answer's, each client's): **%.2f×** curl's; start-up, the one-line answer's CPU: %.2f×\n",
 			ours/theirs, med("BinaryHello", "cpu-ms/op")/med("BinaryHello", "curl-cpu-ms/op"))
 	}
+	if direct := med("HTTPSDownload100MB/direct", "MB/s"); direct > 0 {
+		fmt.Fprintf(b, "\nThrough the box's proxy: a 100 MB HTTPS download from a loopback server at **%.0f %%** of the direct rate (goal ≥ 90 %%; raw TCP at %.1f GB/s direct: %.0f %%), a new connection **%+.2f ms** (goal ≤ 2 ms); run_shell in the box with the network wired %+.2f ms\n",
+			100*med("HTTPSDownload100MB/proxy", "MB/s")/direct, med("Download100MB/direct", "MB/s")/1000, 100*med("Download100MB/proxy", "MB/s")/med("Download100MB/direct", "MB/s"),
+			(med("NewConnection/proxy", "ns/op")-med("NewConnection/direct", "ns/op"))/1e6, (med("BoxedTrue/net=on", "ns/op")-med("BoxedTrue/net=off", "ns/op"))/1e6)
+	}
+	if v := med("FixedPrompt/window=2048", "fixed-bytes"); v > 0 {
+		fmt.Fprintf(b, "\nWhat every request carries before the person says anything (system prompt and tools): **%.0f bytes, ~%.0f tokens, %.0f %% of a 2,048 window** (goal ≤ 40 %%); %.0f bytes from 4,096 up\n",
+			v, med("FixedPrompt/window=2048", "fixed-tokens"), med("FixedPrompt/window=2048", "%window"), med("FixedPrompt/window=4096", "fixed-bytes"))
+	}
 	if v := values[key{"TUI", "idle-cpu-ms-per-s"}]; len(v) > 0 {
 		fmt.Fprintf(b, "\nThe REPL waiting for input: **%.1f ms** of CPU a second (a second's window after each 20,000-chunk answer; what is left is the blinking cursor's frames)\n", median(v))
 	}
