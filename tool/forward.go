@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/chatrepl/chat/tool/sandbox"
@@ -56,14 +55,11 @@ func (f Forward) String() string {
 // forwardJobPorts forwards what the command tagged tag listens on in box
 // until ctx is done; said hears each new forward.
 func forwardJobPorts(ctx context.Context, box *sandbox.Box, tag string, j *Job, said func(string)) {
-	var mu sync.Mutex
 	open := map[int]*forward{}
 	defer func() {
-		mu.Lock()
 		for _, f := range open {
 			f.host.Close()
 		}
-		mu.Unlock()
 		j.setForwards(nil)
 	}()
 	t := time.NewTicker(forwardEvery)
