@@ -180,6 +180,11 @@ func (s RunShell) runIn(ctx context.Context, box *sandbox.Box, command string, o
 		go forwardJobPorts(fctx, box, tag, j, s.Shell.Forwarded)
 	}
 	status, err := box.Run(ctx, []string{bash, "-c", command}, env, s.root(), out, shellWaitDelay)
+	if ctx.Err() != nil {
+		// Stopped or cancelled: nothing the command started lives on, even
+		// where the box's kill of its group did not reach it.
+		box.KillTagged(commandTag, tag)
+	}
 	if note := refusalNote(done()); note != "" {
 		_, _ = io.WriteString(out, note)
 	}

@@ -97,6 +97,18 @@ func waitForProcess(t *testing.T, marker string, running bool) {
 					lines = append(lines, l)
 				}
 			}
+			for _, pid := range processesWith(marker) {
+				for p := pid; p > 1; {
+					stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+					cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+					lines = append(lines, fmt.Sprintf("  chain %d: %.200q", p, strings.ReplaceAll(string(cmd), "\x00", " ")))
+					f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+					if len(f) < 2 {
+						break
+					}
+					p, _ = strconv.Atoi(f[1])
+				}
+			}
 			t.Fatalf("after %s, a process %q running: %v\n%s", 10*loadAllowance*time.Second, marker, !running, strings.Join(lines, "\n"))
 		}
 	}

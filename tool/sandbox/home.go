@@ -69,10 +69,11 @@ var systemSecrets = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/et
 	"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_ecdsa_key", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_dsa_key",
 	"/etc/sudoers", "/etc/ssl/private"}
 
-// homeHidden reports whether the box hides spec.Home (and it is not the
-// working directory or above it: then the person chose to work there).
+// homeHidden reports whether the box hides spec.Home: not one under /tmp
+// (the box's /tmp is its own: such a home is out of sight already), nor
+// the working directory or above it (the person chose to work there).
 func (s Spec) homeHidden() bool {
-	return s.Home != "" && s.Home != "/" && !within(s.Home, "/tmp") && !within(s.Workdir, s.Home)
+	return s.Home != "" && s.Home != "/" && !within("/tmp", s.Home) && !within(s.Workdir, s.Home)
 }
 
 // homeKept are the paths under Home the box shows: the visible ones

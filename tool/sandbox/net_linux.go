@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -387,4 +388,21 @@ func (b *Box) closeGate() {
 	if b.gate != nil {
 		b.gate.Close()
 	}
+}
+
+// KillTagged kills every process of the box whose environment holds
+// tag=value (a command chat marked, and all it started): what a stopped
+// command leaves behind dies even when the box's own kill did not reach
+// it. It says how many it killed.
+func (b *Box) KillTagged(tag, value string) int {
+	if value == "" || !b.Alive() || b.pid == 0 {
+		return 0
+	}
+	n := 0
+	for _, pid := range b.processes() {
+		if environValue(pid, tag) == value && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			n++
+		}
+	}
+	return n
 }

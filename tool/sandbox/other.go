@@ -90,3 +90,6 @@ func (*Box) DialInside(context.Context, int) (net.Conn, error) {
 
 // SocketTag: no box.
 func (*Box) SocketTag(uint64, string) string { return "" }
+
+// KillTagged: no box.
+func (*Box) KillTagged(string, string) int { return 0 }
