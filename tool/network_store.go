@@ -2,11 +2,12 @@ package tool
 
 import (
 	"encoding/json"
-	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/chatrepl/chat/internal/atomicfile"
 )
@@ -19,20 +20,26 @@ type ProjectHosts struct {
 	Root string // the project's folder
 
 	mu sync.Mutex
+	// The file as last read, and its size and time then: a decision per
+	// connection reads it again only when it changed.
+	cached       map[string][]string
+	size         int64
+	mtime        time.Time
+	cachedExists bool
 }
 
 // Hosts are the project's allowed hosts.
 func (p *ProjectHosts) Hosts() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.read()[p.Root]
+	return slices.Clone(p.read()[p.Root])
 }
 
 // Add allows host in the project from now on.
 func (p *ProjectHosts) Add(host string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	all := p.read()
+	all := maps.Clone(p.read()) // the cache changes only when the file does
 	if all == nil {
 		all = map[string][]string{}
 	}
@@ -54,11 +61,11 @@ func (p *ProjectHosts) Add(host string) error {
 func (p *ProjectHosts) Remove(host string) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	all := p.read()
+	all := maps.Clone(p.read())
 	if !slices.Contains(all[p.Root], host) {
 		return false, nil
 	}
-	all[p.Root] = slices.DeleteFunc(all[p.Root], func(h string) bool { return h == host })
+	all[p.Root] = slices.DeleteFunc(slices.Clone(all[p.Root]), func(h string) bool { return h == host })
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return false, err
@@ -67,13 +74,19 @@ func (p *ProjectHosts) Remove(host string) (bool, error) {
 }
 
 func (p *ProjectHosts) read() map[string][]string {
-	b, err := os.ReadFile(p.Path)
-	if err != nil {
+	fi, err := os.Stat(p.Path)
+	switch {
+	case err != nil:
+		p.cached, p.cachedExists = nil, false
 		return nil
+	case p.cachedExists && fi.Size() == p.size && fi.ModTime().Equal(p.mtime):
+		return p.cached
 	}
+	b, err := os.ReadFile(p.Path)
 	var all map[string][]string
-	if json.Unmarshal(b, &all) != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil // a torn file allows nothing
+	if err != nil || json.Unmarshal(b, &all) != nil {
+		all = nil // a torn file allows nothing
 	}
+	p.cached, p.size, p.mtime, p.cachedExists = all, fi.Size(), fi.ModTime(), true
 	return all
 }

@@ -34,35 +34,28 @@ func smallWindowModel(req oaitest.Request) oaitest.Reply {
 // 2,048 (where the whole set took most of the window).
 func TestTwentyTurnsAtEveryWindow(t *testing.T) {
 	t.Parallel()
-	for _, window := range []int{2048, 4096, 32768} {
-		t.Run(fmt.Sprint(window), func(t *testing.T) {
-			t.Parallel()
-			srv := oaitest.New(t)
-			srv.SetWindow(window)
-			srv.SayWindow()
-			srv.SetFallback(smallWindowModel)
-			dir, home := t.TempDir(), t.TempDir()
-			for i := 1; i <= 20; i++ {
-				args := []string{"-p", fmt.Sprintf("turn %d: please run the numbers and tell me about them", i)}
-				if i > 1 {
-					args = append([]string{"--continue"}, args...)
-				}
-				cmd := command(t, srv, args...)
-				cmd.Dir, cmd.Env[0], cmd.Env[1] = dir, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config")
-				stdout, stderr, code := run(t, cmd)
-				if code != 0 || !strings.Contains(stdout, "one to forty") {
-					t.Fatalf("turn %d: exit %d\n%s\n%s", i, code, stdout, stderr)
-				}
+	eachWindow(t, func(t *testing.T, srv *oaitest.Server, window int) {
+		dir, home := t.TempDir(), t.TempDir()
+		for i := 1; i <= 20; i++ {
+			args := []string{"-p", fmt.Sprintf("turn %d: please run the numbers and tell me about them", i)}
+			if i > 1 {
+				args = append([]string{"--continue"}, args...)
 			}
-			if n := srv.Overflows(); n > 0 {
-				t.Errorf("%d requests were refused for their size", n)
+			cmd := command(t, srv, args...)
+			cmd.Dir, cmd.Env[0], cmd.Env[1] = dir, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config")
+			stdout, stderr, code := run(t, cmd)
+			if code != 0 || !strings.Contains(stdout, "one to forty") {
+				t.Fatalf("turn %d: exit %d\n%s\n%s", i, code, stdout, stderr)
 			}
-			tools := len(srv.Requests()[0].Tools)
-			if window == 2048 && tools != 8 || window > 2048 && tools != 10 {
-				t.Errorf("%d tools offered at %d", tools, window)
-			}
-		})
-	}
+		}
+		if n := srv.Overflows(); n > 0 {
+			t.Errorf("%d requests were refused for their size", n)
+		}
+		tools := len(srv.Requests()[0].Tools)
+		if window == 2048 && tools != 8 || window > 2048 && tools != 10 {
+			t.Errorf("%d tools offered at %d", tools, window)
+		}
+	})
 }
 
 // TestFixedPromptSize pins what every request carries before the person
@@ -158,7 +151,7 @@ func TestACPTwentyPromptsAtEveryWindow(t *testing.T) {
 // eachWindow runs f as a parallel subtest against a strict server at
 // 2,048, 4,096 and 32k tokens that says its window and plays
 // smallWindowModel.
-func eachWindow(t *testing.T, f func(t *testing.T, srv *oaitest.Server)) {
+func eachWindow(t *testing.T, f func(t *testing.T, srv *oaitest.Server, window int)) {
 	for _, window := range []int{2048, 4096, 32768} {
 		t.Run(fmt.Sprint(window), func(t *testing.T) {
 			t.Parallel()
@@ -166,12 +159,12 @@ func eachWindow(t *testing.T, f func(t *testing.T, srv *oaitest.Server)) {
 			srv.SetWindow(window)
 			srv.SayWindow()
 			srv.SetFallback(smallWindowModel)
-			f(t, srv)
+			f(t, srv, window)
 		})
 	}
 }
 
-func acpTwentyPrompts(t *testing.T, srv *oaitest.Server) {
+func acpTwentyPrompts(t *testing.T, srv *oaitest.Server, _ int) {
 	cmd := command(t, srv, "acp")
 	e := startEditor(t, cmd)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -198,7 +191,7 @@ func TestREPLTwentyTurnsAtEveryWindow(t *testing.T) {
 	eachWindow(t, replTwentyTurns)
 }
 
-func replTwentyTurns(t *testing.T, srv *oaitest.Server) {
+func replTwentyTurns(t *testing.T, srv *oaitest.Server, _ int) {
 	tm := startTerm(t, srv)
 	answered := func() int {
 		n := 0
