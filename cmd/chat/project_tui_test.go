@@ -164,6 +164,9 @@ func TestTUIInitAsksForAgentsMD(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(tm.dir, "AGENTS.md")); string(b) != "Run make test.\n" {
 		t.Fatalf("AGENTS.md = %q", b)
 	}
+	// The answer shows before its turn ends (its checkpoint is written
+	// then): the test's folders go only after.
+	tm.waitIdle(30 * time.Second)
 }
 
 func lastUserOf(r oaitest.Request) string {
