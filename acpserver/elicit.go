@@ -30,6 +30,11 @@ type elicitor struct{ l *live }
 // Elicit implements app.Elicitor.
 func (e *elicitor) Elicit(ctx context.Context, q app.Elicitation) (app.ElicitAnswer, error) {
 	l := e.l
+	select { // a server that asks as the session opens: once it is the editor's
+	case <-l.known:
+	case <-ctx.Done():
+		return app.ElicitAnswer{}, ctx.Err()
+	}
 	values := map[string]string{}
 	var lines []string
 	acceptable := true

@@ -42,7 +42,7 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 	spec.Config = app.WithEditorServers(spec.Config, r.MCP, func(s string) { fmt.Fprintln(log, "chat: "+s) })
 	ls := listener.NewList(r.Listener)
 	in := control.NewInterloper()
-	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), in, r.Approver
+	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver, spec.Elicitor = ls, control.NewCancellable(), in, r.Approver, r.Elicitor
 	run, err := app.Open(ctx, spec)
 	if err != nil {
 		return nil, err
@@ -54,9 +54,6 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 		ls.Emit(listener.Notice{Text: note})
 	}
 	run.ConnectEager(ctx, notice)
-	if m := run.MCP(); m != nil {
-		m.SetElicitor(r.Elicitor)
-	}
 	s := &Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in, NewTurn: run.NewTurn,
 		Close: func() { _ = run.Close() }, Commands: run.Commands(), Expand: run.ExpandInput}
 	if s.ID == "" {

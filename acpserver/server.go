@@ -218,7 +218,7 @@ func (s *Server) open(ctx context.Context, cwd, load string, servers []acp.McpSe
 	if !filepath.IsAbs(cwd) {
 		return nil, acp.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd %q is not an absolute path", cwd)})
 	}
-	l := &live{srv: s, cwd: cwd, turn: make(chan struct{}, 1)}
+	l := &live{srv: s, cwd: cwd, turn: make(chan struct{}, 1), known: make(chan struct{})}
 	l.out = newOutbox(s.ctx, s.conn)
 	l.events = &events{out: l.out, cwd: cwd, streamed: map[string]bool{}, output: map[string]string{}}
 	s2, err := s.o.Open(ctx, OpenRequest{Cwd: cwd, Load: load, MCP: mcpServers(servers),
@@ -390,6 +390,9 @@ type live struct {
 	// turn holds one token while a prompt runs: prompts wait their turn
 	// in the order they came, and never join one another.
 	turn chan struct{}
+	// known is closed once the editor knows the session (announce): a
+	// server that asks while the session opens waits for it.
+	known chan struct{}
 
 	mu        sync.Mutex
 	running   bool
@@ -419,6 +422,7 @@ func (l *live) announce() {
 		l.out.push(update{u: availableCommands(l.s.Commands)})
 	}
 	l.out.release()
+	close(l.known)
 }
 
 // steer hands text to the running turn; false when none runs.

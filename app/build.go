@@ -316,6 +316,7 @@ func extensions(spec Spec, full *tool.Set) (extended, error) {
 	}
 	if len(cfg.MCP) > 0 {
 		ext.mcp = newServers(cfg, env)
+		ext.mcp.SetElicitor(spec.Elicitor)
 		ext.mcpView = &MCP{ext.mcp}
 		full.Add(&mcpclient.Connector{Servers: ext.mcp})
 		ext.adverts = append(ext.adverts, agent.Advert{Tool: mcpclient.ConnectName, Text: ext.mcp.Advertisement()})

@@ -47,7 +47,11 @@ type Spec struct {
 
 	// Approver asks the person (nil: what needs approval is refused
 	// unless the config allows it).
-	Approver    tool.Approver
+	Approver tool.Approver
+	// Elicitor answers an MCP server's questions (nil: declined). It is
+	// in place before any server connects: a server that asks while it
+	// starts reaches the person as a later one does.
+	Elicitor    Elicitor
 	Listeners   *listener.List
 	Cancellable *control.Cancellable
 	Interloper  *control.Interloper

@@ -160,6 +160,8 @@ func Run(ctx context.Context, o Options) (err error) {
 	}()
 	// No approver: what needs approval is refused unless --yes.
 	spec.Listeners, spec.Cancellable = ls, cancel
+	// Nobody is there to fill in a server's form: it is declined, and said.
+	spec.Elicitor = app.Declining(func(s string) { fmt.Fprintln(o.Stderr, "chat: "+s) }, "print mode cannot ask you")
 	run, err := app.Open(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -221,11 +223,6 @@ func Run(ctx context.Context, o Options) (err error) {
 	run.ConnectEager(ctx, func(s string) { fmt.Fprintln(o.Stderr, s) })
 	if ctx.Err() != nil { // interrupted before the turn: nothing was asked
 		return ExitCode(130)
-	}
-	if m := run.MCP(); m != nil {
-		// Nobody is there to fill in a server's form: it is declined,
-		// and said.
-		m.SetElicitor(app.Declining(func(s string) { fmt.Fprintln(o.Stderr, "chat: "+s) }, "print mode cannot ask you"))
 	}
 	if o.DryRun {
 		a.SettleWindow(ctx)

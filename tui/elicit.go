@@ -20,6 +20,11 @@ import (
 // Elicit implements app.Elicitor: it shows the form in the program and
 // waits for the answer or for the call that asked to end.
 func (a *Approvals) Elicit(ctx context.Context, e app.Elicitation) (app.ElicitAnswer, error) {
+	select { // a server that asks as it starts waits for the screen
+	case <-a.ready:
+	case <-ctx.Done():
+		return app.ElicitAnswer{}, ctx.Err()
+	}
 	a.mu.Lock()
 	send := a.send
 	a.mu.Unlock()

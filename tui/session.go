@@ -36,6 +36,7 @@ func RunSession(ctx context.Context, spec app.Spec, o SessionOptions) error {
 	approvals := NewApprovals()
 	share := web.NewShare(approvals) // /serve: the page asks too, once it is there
 	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), share
+	spec.Elicitor = approvals.Elicit // a server's form shows under the transcript
 	run, err := app.Open(ctx, spec)
 	if err != nil {
 		return err
@@ -51,9 +52,6 @@ func RunSession(ctx context.Context, spec app.Spec, o SessionOptions) error {
 	notice := ls.Warn
 	run.OnScreen(notice)
 	run.AskHookTrust(ctx, approvals)
-	if m := run.MCP(); m != nil {
-		m.SetElicitor(approvals.Elicit) // a server's form shows under the transcript
-	}
 	err = Run(ctx, Options{
 		App: run, HistoryPath: o.HistoryPath, Fullscreen: o.Fullscreen, NoColor: o.NoColor,
 		Approvals: approvals, Input: o.Input, Output: o.Output,

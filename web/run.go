@@ -42,6 +42,7 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 	stream := NewStream()
 	approvals := NewApprovals(stream)
 	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), approvals
+	spec.Elicitor = app.Declining(ls.Warn, "the page cannot show its form yet (the REPL's /serve can)")
 	ls.Add(stream)
 	run, err := app.Open(ctx, spec)
 	if err != nil {
@@ -55,9 +56,6 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 	run.Start(ctx, app.ProbeAtStart)
 	run.StartBox()
 	run.ConnectEager(ctx, notice)
-	if m := run.MCP(); m != nil {
-		m.SetElicitor(app.Declining(notice, "the page cannot show its form yet (the REPL's /serve can)"))
-	}
 	srv, err := New(ctx, Options{Run: run, Stream: stream, Approvals: approvals, Listener: ln})
 	if err != nil {
 		return err

@@ -25,7 +25,15 @@ import (
 const (
 	EnvServe   = "CHAT_TEST_MCP_SERVER"
 	EnvPIDFile = "CHAT_TEST_MCP_PIDFILE"
+	// EnvAskAtStart names a file: the server asks its client a question
+	// (elicitation) as soon as the session is initialized and writes the
+	// answer there ("accept city=Lyon", "decline", "cancel", "error: …").
+	EnvAskAtStart = "CHAT_TEST_MCP_ASK_AT_START"
 )
+
+// StartQuestion is the message of the question EnvAskAtStart asks.
+const StartQuestion = "Which city should the server start in?"
+
 
 // Cancelled counts the calls of "wait" that ended by cancellation, in
 // this process.
@@ -42,7 +50,18 @@ type waitArgs struct{}
 
 // NewServer returns the test server.
 func NewServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
+	var opts *mcp.ServerOptions
+	if file := os.Getenv(EnvAskAtStart); file != "" {
+		// A server may ask unprompted only on the handshake-era protocol
+		// (from 2026-07-28 a question is part of a call's result): this
+		// one speaks 2025-11-25, as servers on older SDKs do.
+		opts = &mcp.ServerOptions{SupportedProtocolVersions: []string{"2025-11-25"}, InitializedHandler: func(_ context.Context, req *mcp.InitializedRequest) {
+			// Not in the handler: the client's answer may wait for
+			// requests this session has yet to serve (tools/list).
+			go askAtStart(req.Session, file)
+		}}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, opts)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Say the text back."}, func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + a.Text}}}, nil, nil
 	})
@@ -60,6 +79,25 @@ func NewServer() *mcp.Server {
 		return nil, nil, ctx.Err()
 	})
 	return s
+}
+
+// askAtStart asks the client StartQuestion and writes its answer to file.
+func askAtStart(ss *mcp.ServerSession, file string) {
+	schema := map[string]any{"type": "object", "properties": map[string]any{
+		"city": map[string]any{"type": "string", "title": "City", "default": "Lyon"}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: StartQuestion, RequestedSchema: schema})
+	answer := ""
+	switch {
+	case err != nil:
+		answer = "error: " + err.Error()
+	case res.Action == "accept":
+		answer = fmt.Sprintf("accept city=%v", res.Content["city"])
+	default:
+		answer = res.Action
+	}
+	_ = os.WriteFile(file, []byte(answer), 0o600)
 }
 
 // ServeStdioIfAsked serves the test server on stdio and exits when the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -22,6 +23,26 @@ func (s *Servers) connOf(cs *mcp.ClientSession) (string, *conn) {
 	for name, c := range s.conns {
 		if c.session == cs {
 			return name, c
+		}
+	}
+	if o, ok := s.opening[cs]; ok {
+		return o.name, o.c
+	}
+	return "", nil
+}
+
+// startingConnOf is connOf for a request that may come as the server
+// starts: between the handshake's end and the connection's record, it
+// waits (briefly) for the record.
+func (s *Servers) startingConnOf(ctx context.Context, cs *mcp.ClientSession) (string, *conn) {
+	for range 200 {
+		if name, c := s.connOf(cs); c != nil {
+			return name, c
+		}
+		select {
+		case <-ctx.Done():
+			return "", nil
+		case <-time.After(10 * time.Millisecond):
 		}
 	}
 	return "", nil
@@ -94,7 +115,7 @@ func (c *conn) callsContext(ctx context.Context) (context.Context, context.Cance
 // elicit answers a server's elicitation/create: the front end's
 // Elicitor asks the person; without one the form is declined.
 func (s *Servers) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	name, c := s.connOf(req.Session)
+	name, c := s.startingConnOf(ctx, req.Session)
 	if c == nil {
 		return nil, errors.New("no such connection")
 	}

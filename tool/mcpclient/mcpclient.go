@@ -60,6 +60,9 @@ type Servers struct {
 	// dialing holds one token per server while it connects: a second
 	// caller waits for the first (or its own context), others go on.
 	dialing map[string]chan struct{}
+	// opening are the connections made and not yet listed (in conns
+	// once they are): a server may ask its question while it starts.
+	opening map[*mcp.ClientSession]named
 	// stopping ends every dial in flight when Close runs.
 	stopping context.Context
 	stop     context.CancelFunc
@@ -69,6 +72,11 @@ type Servers struct {
 	elicitor Elicitor // nil: a form is declined
 	root     string   // the root the servers are told
 	logins   *Logins  // the HTTP servers' OAuth tokens (nil: none kept)
+}
+
+type named struct {
+	name string
+	c    *conn
 }
 
 type conn struct {
@@ -90,6 +98,7 @@ func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir s
 		stopping: stopping, stop: stop,
 		conf: conf, getenv: getenv, workdir: workdir,
 		conns: map[string]*conn{}, failed: map[string]error{}, dialing: map[string]chan struct{}{},
+		opening: map[*mcp.ClientSession]named{},
 	}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: s.elicit,
@@ -278,6 +287,14 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 		return nil, fmt.Errorf("cannot start or reach it: %w", err)
 	}
 	c := &conn{session: session, calls: map[*context.Context]struct{}{}}
+	s.mu.Lock()
+	s.opening[session] = named{name, c}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.opening, session)
+		s.mu.Unlock()
+	}()
 	if c.prompts, err = listPrompts(ctx, name, session); err != nil {
 		_ = session.Close()
 		return nil, err
