@@ -34,7 +34,6 @@ const (
 // StartQuestion is the message of the question EnvAskAtStart asks.
 const StartQuestion = "Which city should the server start in?"
 
-
 // Cancelled counts the calls of "wait" that ended by cancellation, in
 // this process.
 var Cancelled = struct {
