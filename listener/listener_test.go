@@ -184,3 +184,33 @@ func TestRateLimitedKeepsOrderAcrossKinds(t *testing.T) {
 		t.Fatalf("delivered %v\nwant      %s", got, want)
 	}
 }
+
+// TestRateLimitedJoinsOnlyTheSameStream: deltas of two agents, and the
+// outputs of two tool calls, are never joined into one event.
+func TestRateLimitedJoinsOnlyTheSameStream(t *testing.T) {
+	t.Parallel()
+	rec := &Recorder{}
+	rl := NewRateLimited(rec, 1) // one flush a second: everything queues
+	sub := Origin{Agent: "sub"}
+	for _, e := range []Event{
+		AssistantDelta{Text: "m"}, AssistantDelta{Text: "m"}, AssistantDelta{Origin: sub, Text: "s"}, AssistantDelta{Origin: sub, Text: "s"}, AssistantDelta{Text: "m"},
+		ToolOutput{ID: "1", Text: "1"}, ToolOutput{ID: "1", Text: "1"}, ToolOutput{ID: "2", Text: "2"}, ToolOutput{ID: "1", Text: "1"},
+	} {
+		rl.OnEvent(e)
+	}
+	rl.Flush()
+	var got []string
+	for _, e := range rec.Events() {
+		switch d := e.(type) {
+		case AssistantDelta:
+			got = append(got, d.Agent+":"+d.Text)
+		case ToolOutput:
+			got = append(got, "out"+d.ID+":"+d.Text)
+		}
+	}
+	// The first delta may go out at once; what follows is joined per stream.
+	want := []string{":mm", "sub:ss", ":m", "out1:11", "out2:2", "out1:1"}
+	if strings.Join(got, " ") != strings.Join(want, " ") && strings.Join(got, " ") != ":m "+strings.Join(append([]string{":m"}, want[1:]...), " ") {
+		t.Fatalf("got %q", got)
+	}
+}

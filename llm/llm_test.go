@@ -160,6 +160,30 @@ func TestRetries(t *testing.T) {
 			t.Fatalf("err %v retries %d", err, len(c.retries))
 		}
 	})
+	t.Run("a Retry-After beyond the maximum is not waited for", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t,
+			oaitest.Fail{Status: 429, Type: "rate_limit_error", Message: "Rate limit reached", Header: map[string]string{"Retry-After": "3600"}},
+			oaitest.Answer{Text: "an hour later"})
+		var c collect
+		_, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", MaxRetryAfter: time.Minute}).Complete(context.Background(), ask("x"), c.handler())
+		var api *llm.APIError
+		if !errors.As(err, &api) || api.Status != 429 || len(c.retries) != 0 || srv.RequestCount() != 1 {
+			t.Fatalf("err %v, %d retries, %d requests", err, len(c.retries), srv.RequestCount())
+		}
+	})
+	t.Run("a cancel during the back-off is heard", func(t *testing.T) {
+		t.Parallel()
+		srv := oaitest.New(t,
+			oaitest.Fail{Status: 503, Message: "overloaded", Header: map[string]string{"Retry-After-Ms": "2000"}},
+			oaitest.Answer{Text: "after the wait"})
+		ctx, cancel := context.WithCancel(context.Background())
+		h := llm.Handler{Retry: func(int, time.Duration, error) { cancel() }}
+		resp, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", MaxRetryAfter: time.Minute}).Complete(ctx, ask("x"), h)
+		if !errors.Is(err, context.Canceled) || srv.RequestCount() != 1 {
+			t.Fatalf("%q %v after %d requests", resp.Content, err, srv.RequestCount())
+		}
+	})
 	t.Run("failure after the first token is not retried", func(t *testing.T) {
 		t.Parallel()
 		srv := oaitest.New(t, oaitest.Answer{Text: "partial answer here", CutAfter: 2, Abort: true}, oaitest.Answer{Text: "never"})

@@ -110,8 +110,12 @@ func PruneOrphans(msgs []Message) []Message {
 		case RoleTool:
 			o, ok := owner[m.ToolCallID]
 			// The result must belong to the assistant block it sits in,
-			// that assistant must be kept, and a call is answered once.
-			if !ok || o != lastAssistant || drop[o] || seen[m.ToolCallID] || !contiguous(msgs, o, i) {
+			// that assistant must be kept, and a call is answered once. A
+			// result behind a user message needs no check of its own: its
+			// assistant is kept only when every call was answered in the
+			// block right after it (or it is the resume boundary, which
+			// only results follow), so the call was seen already.
+			if !ok || o != lastAssistant || drop[o] || seen[m.ToolCallID] {
 				continue
 			}
 			seen[m.ToolCallID] = true
@@ -119,17 +123,6 @@ func PruneOrphans(msgs []Message) []Message {
 		out = append(out, m)
 	}
 	return out
-}
-
-// contiguous reports whether only tool messages lie between an assistant at
-// a and a tool message at t.
-func contiguous(msgs []Message, a, t int) bool {
-	for k := a + 1; k < t; k++ {
-		if msgs[k].Role != RoleTool {
-			return false
-		}
-	}
-	return true
 }
 
 // PendingCalls returns the calls of the resume boundary that have no result.

@@ -17,6 +17,7 @@ import (
 
 func TestMain(m *testing.M) {
 	ServeIfAsked() // this test binary, started as a box
+	seccompOnlyIfAsked()
 	os.Exit(m.Run())
 }
 
