@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test cross acp-client mcp-servers cover bench bench-old soak chaos lint fuzz tidy-check no-replace release clean
+.PHONY: build run demo test cross acp-client mcp-servers cover bench bench-old soak chaos lint mutants fuzz tidy-check no-replace release clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -104,6 +104,11 @@ chaos: build
 
 # staticcheck comes from the module proxy, at a pinned version.
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Each mutant of docs/mutants/list.go applied to a copy of the tree: the
+# tests of its own package must fail on it.
+mutants:
+	$(GO) run ./docs/mutants
+
 lint: tidy-check no-replace
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...

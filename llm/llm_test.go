@@ -175,11 +175,12 @@ func TestRetries(t *testing.T) {
 	t.Run("a cancel during the back-off is heard", func(t *testing.T) {
 		t.Parallel()
 		srv := oaitest.New(t,
-			oaitest.Fail{Status: 503, Message: "overloaded", Header: map[string]string{"Retry-After-Ms": "2000"}},
+			// Ten minutes: a back-off that does not hear the cancel outlasts the test's timeout.
+			oaitest.Fail{Status: 503, Message: "overloaded", Header: map[string]string{"Retry-After-Ms": "600000"}},
 			oaitest.Answer{Text: "after the wait"})
 		ctx, cancel := context.WithCancel(context.Background())
 		h := llm.Handler{Retry: func(int, time.Duration, error) { cancel() }}
-		resp, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", MaxRetryAfter: time.Minute}).Complete(ctx, ask("x"), h)
+		resp, err := llm.New(llm.Config{BaseURL: srv.BaseURL(), Model: "m", MaxRetryAfter: time.Hour}).Complete(ctx, ask("x"), h)
 		if !errors.Is(err, context.Canceled) || srv.RequestCount() != 1 {
 			t.Fatalf("%q %v after %d requests", resp.Content, err, srv.RequestCount())
 		}
