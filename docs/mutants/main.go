@@ -24,7 +24,7 @@ import (
 // replaced by To. Run narrows the package's tests (a regexp for -run).
 type mutant struct {
 	File, From, To, Run string
-	Breaks             string // what a person would meet
+	Breaks              string // what a person would meet
 }
 
 func main() {
