@@ -12,7 +12,6 @@ import (
 
 	"github.com/coder/acp-go-sdk"
 
-	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/llm"
 	"github.com/chatrepl/chat/session"
@@ -48,7 +47,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	// A client that prompts knows the session, however its answer to
 	// session/new was written.
 	l.out.release()
-	var t *agent.Turn
+	var t *app.Turn
 	if name, args, ok := strings.Cut(strings.TrimSpace(text)+" ", " "); ok && strings.HasPrefix(name, "/") && len(files) == 0 {
 		for _, c := range l.s.Commands {
 			if "/"+c.Name != name {
@@ -77,32 +76,21 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 		}
 	}
 	l.events.beginTurn()
-	l.setRunning(true)
 	if t == nil {
-		t = l.s.newTurn(ctx, text, files...)
+		t = l.s.NewTurn(ctx, text, files...)
 	}
-	out := t.Run()
 	// Text steered in after the turn's last look at the Interloper goes
 	// on in this same prompt: it is never lost, and never left for later.
-	for out.Err == nil {
-		more := l.takeLeftovers()
-		if len(more) == 0 {
-			break
-		}
-		for _, m := range more[1:] {
-			l.s.Interloper.Push(m)
-		}
-		l.out.push(update{u: acp.UpdateUserMessageText(more[0])})
-		out = l.s.newTurn(ctx, more[0]).Run()
-	}
-	unsent := l.stopRunning()
+	out, unsent := l.s.Loop.RunTurns(ctx, t, func(more string) {
+		l.out.push(update{u: acp.UpdateUserMessageText(more)})
+	})
 	// What is said rather than failed: a message the person's hook
 	// refused (the agent declines: refusal), nothing to compact.
-	var blocked *agent.PromptBlockedError
+	var blocked *app.PromptBlockedError
 	switch {
 	case errors.As(out.Err, &blocked):
 		l.out.push(update{u: acp.UpdateAgentMessageText(out.Err.Error())})
-	case errors.Is(out.Err, agent.ErrNothingToCompact):
+	case errors.Is(out.Err, app.ErrNothingToCompact):
 		l.out.push(update{u: acp.UpdateAgentMessageText(out.Err.Error())})
 		out.Err = nil
 	}
@@ -125,7 +113,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 		l.out.push(update{u: acp.UpdateAgentMessageText("\n\n✗ " + out.Err.Error())})
 		l.out.flush()
 		resp.StopReason = acp.StopReasonEndTurn
-		if errors.As(out.Err, new(*agent.TooLargeError)) || errors.Is(out.Err, llm.ErrContextExceeded) {
+		if errors.As(out.Err, new(*app.TooLargeError)) || errors.Is(out.Err, llm.ErrContextExceeded) {
 			resp.StopReason = acp.StopReasonMaxTokens
 		}
 		meta["error"] = out.Err.Error()
@@ -136,38 +124,12 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	return resp, nil
 }
 
-func (l *live) setRunning(on bool) {
-	l.mu.Lock()
-	l.running = on
-	l.mu.Unlock()
-}
-
-// stopRunning ends steering for this turn and returns what it never took.
-func (l *live) stopRunning() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.running = false
-	return app.Leftovers(l.s.Interloper, nil)
-}
-
-// takeLeftovers drains what was steered in too late for the turn; once
-// it returns nothing, steering is refused until the next turn.
-func (l *live) takeLeftovers() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	items := app.Leftovers(l.s.Interloper, nil)
-	if len(items) == 0 {
-		l.running = false
-	}
-	return items
-}
-
 // stopReason maps how a turn ended to ACP's words.
-func stopReason(out agent.Outcome, finish string) acp.StopReason {
+func stopReason(out app.Outcome, finish string) acp.StopReason {
 	switch {
 	case errors.Is(out.Err, control.ErrCancelled) || out.Result.Interrupted:
 		return acp.StopReasonCancelled
-	case errors.As(out.Err, new(*agent.PromptBlockedError)):
+	case errors.As(out.Err, new(*app.PromptBlockedError)):
 		return acp.StopReasonRefusal
 	case out.Result.Synthesized:
 		return acp.StopReasonMaxTurnRequests

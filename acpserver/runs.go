@@ -9,6 +9,7 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 )
 
 // ServeRuns serves editors on in/out with sessions that are app runs:
@@ -54,7 +55,7 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 		ls.Emit(listener.Notice{Text: note})
 	}
 	run.ConnectEager(ctx, notice)
-	s := &Session{ID: run.SessionID(), Agent: run.Agent(), Interloper: in, NewTurn: run.NewTurn,
+	s := &Session{ID: run.SessionID(), Loop: run.Loop(), NewTurn: run.NewTurn, Messages: func() []session.Message { return run.Session().Messages() },
 		Close: func() { _ = run.Close() }, Commands: run.Commands(), Expand: run.ExpandInput}
 	if s.ID == "" {
 		run.Close()

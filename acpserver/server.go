@@ -15,8 +15,6 @@ import (
 
 	"github.com/coder/acp-go-sdk"
 
-	"github.com/chatrepl/chat/agent"
-	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
@@ -66,12 +64,15 @@ type MCPServer = app.EditorServer
 
 // Session is a session the wiring built.
 type Session struct {
-	ID         string
-	Agent      *agent.Agent
-	Interloper *control.Interloper
-	// NewTurn is a turn of Agent as the run sends it (plan mode says what
-	// it asks of the model); nil: Agent.NewTurn.
-	NewTurn func(ctx context.Context, text string, files ...session.FilePart) *agent.Turn
+	ID string
+	// Loop runs the session's turns: steering, cancelling, the text
+	// sent too late for a turn.
+	Loop *app.Loop
+	// NewTurn is a turn as the run sends it (plan mode says what it asks
+	// of the model).
+	NewTurn func(ctx context.Context, text string, files ...session.FilePart) *app.Turn
+	// Messages is the conversation (a loaded session is replayed).
+	Messages func() []session.Message
 	// Modes the editor may switch between (nil: none); Mode is the
 	// current one, SetMode switches.
 	Modes   []Mode
@@ -85,13 +86,6 @@ type Session struct {
 	// Close ends the session. (The run saves the session when a turn
 	// ends, healing after a cancel included: app.Run.)
 	Close func()
-}
-
-func (s *Session) newTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
-	if s.NewTurn != nil {
-		return s.NewTurn(ctx, text, files...)
-	}
-	return s.Agent.NewTurn(ctx, text, files...)
 }
 
 // Mode is a session mode: a sandbox mode, a persona, or both.
@@ -206,7 +200,7 @@ func (s *Server) LoadSession(ctx context.Context, p acp.LoadSessionRequest) (acp
 	}
 	// The client knows the session it asked for: the history, then the
 	// commands, go out before the answer.
-	for _, u := range replay(l.s.Agent.Session().Messages(), l.cwd) {
+	for _, u := range replay(l.s.Messages(), l.cwd) {
 		l.out.push(update{u: u})
 	}
 	l.announce()
@@ -257,7 +251,7 @@ func (s *Server) Cancel(_ context.Context, p acp.CancelNotification) error {
 	if err != nil {
 		return err
 	}
-	l.s.Agent.Cancel("cancelled in the editor")
+	l.s.Loop.Stop("cancelled in the editor")
 	return nil
 }
 
@@ -315,7 +309,7 @@ func (s *Server) HandleExtensionMethod(_ context.Context, method string, params 
 	if err != nil {
 		return nil, err
 	}
-	if !l.steer(p.Text) {
+	if l.s.Loop.Steer(p.Text) != nil {
 		return nil, acp.NewInvalidRequest(map[string]any{"error": "no turn is running in this session; send the text with session/prompt"})
 	}
 	return map[string]any{"queued": true}, nil
@@ -395,7 +389,6 @@ type live struct {
 	known chan struct{}
 
 	mu        sync.Mutex
-	running   bool
 	closeOnce sync.Once
 }
 
@@ -425,20 +418,9 @@ func (l *live) announce() {
 	close(l.known)
 }
 
-// steer hands text to the running turn; false when none runs.
-func (l *live) steer(text string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.running {
-		return false
-	}
-	l.s.Interloper.Push(text)
-	return true
-}
-
 func (l *live) close() {
 	l.closeOnce.Do(func() {
-		l.s.Agent.Cancel("the editor closed the session")
+		l.s.Loop.Stop("the editor closed the session")
 		l.out.stop()
 		if l.s.Close != nil {
 			l.s.Close()

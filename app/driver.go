@@ -6,14 +6,14 @@ import "errors"
 // turn (it is in the history).
 var ErrTaken = errors.New("the turn has already taken it")
 
-// Driver starts a run's turns for a front end that joins it: the page of
-// `chat serve` drives its own; on a live REPL session (/serve) the REPL
-// does, and the page steers through it. Text sent while a turn runs
-// joins it (queue: waits for after it), as typing does in the REPL.
+// Driver is how a front end steers a run's turns: the run's Loop is the
+// one implementation. Text sent while a turn runs joins it (queue: waits
+// for after it), as typing does in the REPL.
 type Driver interface {
 	Send(text string, queue bool) error
-	// Stop cancels the running turn (the session goes on).
-	Stop()
+	// Stop cancels the running turn for reason ("stopped in the
+	// browser"); the session goes on.
+	Stop(reason string)
 	// Pending is what was sent and not yet taken, in order.
 	Pending() []Pending
 	Edit(id uint64, text string) error

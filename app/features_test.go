@@ -143,8 +143,8 @@ tools = ["fetch_url"]
 	steps := 3
 	spec.MaxSteps = &steps
 	r := open(t, spec)
-	if r.Persona() != "reviewer" || r.Agent().StepLimit().Max() != 3 {
-		t.Fatalf("persona %q, steps %d", r.Persona(), r.Agent().StepLimit().Max())
+	if r.Persona() != "reviewer" || r.agent.StepLimit().Max() != 3 {
+		t.Fatalf("persona %q, steps %d", r.Persona(), r.agent.StepLimit().Max())
 	}
 	if got := strings.Join(r.Personas(), ","); got != "fetcher,reviewer" {
 		t.Fatalf("personas %s", got)
@@ -291,7 +291,7 @@ func TestSavedSessions(t *testing.T) {
 	if err != nil || len(infos) != 1 || infos[0].ID != id {
 		t.Fatalf("list %v %v", infos, err)
 	}
-	fresh := r.Agent().NewSession()
+	fresh := r.agent.NewSession()
 	store.Started(fresh)
 	if r.SessionID() == id {
 		t.Fatal("/new kept the old session")
@@ -357,8 +357,8 @@ func TestEditsAndScreen(t *testing.T) {
 	if !ok || q.Content != "second" {
 		t.Fatalf("last question %q", q.Content)
 	}
-	if err := e.EditFrom(q.ID); err != nil || r.Agent().Session().Len() != 3 {
-		t.Fatalf("edit: %v, %d messages", err, r.Agent().Session().Len())
+	if err := e.EditFrom(q.ID); err != nil || r.agent.Session().Len() != 3 {
+		t.Fatalf("edit: %v, %d messages", err, r.agent.Session().Len())
 	}
 	if _, err := e.ContinueSynthesized(); err == nil {
 		t.Fatal("/continue without a synthesized answer")
@@ -372,7 +372,7 @@ func TestEditsAndScreen(t *testing.T) {
 		t.Fatalf("written to the terminal under the screen: %q", m.stderr.String())
 	}
 	r.Save()
-	if r.Workdir() != m.env.Workdir || r.Config().Model != "scripted-model" || r.Interloper() != spec.Interloper {
+	if r.Workdir() != m.env.Workdir || r.Config().Model != "scripted-model" || r.spec.Interloper != spec.Interloper {
 		t.Fatal("accessors")
 	}
 }
@@ -398,8 +398,8 @@ func TestStartWithoutEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if r.Agent().Model() != "first-model" || !strings.Contains(m.stderr.String(), "the first of 2") {
-		t.Fatalf("model %q, said %q", r.Agent().Model(), m.stderr.String())
+	if r.agent.Model() != "first-model" || !strings.Contains(m.stderr.String(), "the first of 2") {
+		t.Fatalf("model %q, said %q", r.agent.Model(), m.stderr.String())
 	}
 	r.Start(context.Background(), ProbeAtStart)
 	r.AwaitWindow(0)
@@ -415,7 +415,7 @@ func TestStartWithoutEverything(t *testing.T) {
 	if src := r.PriceSource("first-model"); !strings.Contains(src, "local server") {
 		t.Fatalf("price source %q", src)
 	}
-	if n := r.Agent().ContextWindow(); n != 8192 {
+	if n := r.agent.ContextWindow(); n != 8192 {
 		t.Fatalf("window %d", n)
 	}
 	ask(t, r, "hello")

@@ -42,7 +42,7 @@ func TestCheckpointNotesWaitForRewind(t *testing.T) {
 	r := open(t, spec)
 	defer r.Close()
 	r.OnScreen(func(string) {})
-	r.Agent().Tools().Add(noise{stub{name: "noise"}, m.env.Workdir, &atomic.Int32{}})
+	r.agent.Tools().Add(noise{stub{name: "noise"}, m.env.Workdir, &atomic.Int32{}})
 	ask(t, r, "one", "two", "three")
 	turns, err := r.Rewinder().Turns()
 	if err != nil || !strings.Contains(turns, "note: checkpoints passed 1 MiB") {
@@ -105,7 +105,7 @@ func TestAQuestionLeftUnansweredComesBack(t *testing.T) {
 	m.file(t, "src/main.go", "package main\n")
 	spec := m.spec(srv)
 	r := open(t, spec)
-	if _, err := r.Agent().Run(context.Background(), "the lost question"); err == nil {
+	if _, err := r.agent.Run(context.Background(), "the lost question"); err == nil {
 		t.Fatal("the refusal was not an error")
 	}
 	if skills := r.Skills(); len(skills) != 1 || skills[0].Name != "release" {

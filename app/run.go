@@ -43,6 +43,8 @@ type Run struct {
 	boxBeforePlan sandbox.Mode
 	// jobs are the background commands; they end with the run.
 	jobs *tool.Jobs
+	// loop runs the turns: the one Driver of every front end.
+	loop *Loop
 	// onScreen reports to the screen a front end draws (nil: stderr).
 	onScreen func(string)
 	// findWindow starts the probe for the context window, once, and
@@ -57,6 +59,9 @@ type Run struct {
 func Open(ctx context.Context, spec Spec) (*Run, error) {
 	if spec.Listeners == nil {
 		spec.Listeners = listener.NewList()
+	}
+	if spec.Interloper == nil {
+		spec.Interloper = control.NewInterloper()
 	}
 	r := &Run{spec: spec, cfg: spec.Config}
 	r.host = newSessionHost(spec)
@@ -79,6 +84,8 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 		cp.tools = r.agent.Tools
 	}
 	r.spec.Listeners.Add(turnSaver{r})
+	r.loop = NewLoop(r.spec.Interloper, r.agent.Cancel, func(ctx context.Context, text string) *agent.Turn { return r.NewTurn(ctx, text) })
+	r.spec.Listeners.Add(r.loop)
 	// A session resumed (at start or with /resume) goes on in the mode it
 	// stopped in; a new one starts out of plan mode.
 	attached := r.host.attached
@@ -261,12 +268,6 @@ func (r *Run) Close() error {
 
 // Jobs are the run's background commands (/ps, /stop).
 func (r *Run) Jobs() *tool.Jobs { return r.jobs }
-
-// Agent is the run's main agent.
-func (r *Run) Agent() *agent.Agent { return r.agent }
-
-// Interloper is where text sent while a turn runs goes.
-func (r *Run) Interloper() *control.Interloper { return r.spec.Interloper }
 
 // Config is the run's resolved configuration.
 func (r *Run) Config() config.Config { return r.cfg }

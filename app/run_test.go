@@ -59,7 +59,7 @@ func write(path, content string) oaitest.Reply {
 func ask(t *testing.T, r *Run, questions ...string) {
 	t.Helper()
 	for _, q := range questions {
-		if _, err := r.Agent().Run(context.Background(), q); err != nil {
+		if _, err := r.agent.Run(context.Background(), q); err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
 	}
@@ -120,7 +120,7 @@ func TestRunCheckpointsRewindsAndResumes(t *testing.T) {
 	if again.SessionID() != id || !again.Resumed() {
 		t.Fatalf("continued %q (resumed %v), want %q", again.SessionID(), again.Resumed(), id)
 	}
-	for _, msg := range again.Agent().Session().Messages() {
+	for _, msg := range again.agent.Session().Messages() {
 		if strings.Contains(msg.Content, "write b") {
 			t.Fatalf("the rewound question is sent again: %+v", msg)
 		}
@@ -145,8 +145,8 @@ func TestAToolThatDoesNotSayIsCheckpointed(t *testing.T) {
 	m := newMachine(t)
 	r := open(t, m.spec(srv))
 	defer r.Close()
-	r.Agent().Tools().Add(writer{stub{name: "scribble"}, filepath.Join(m.env.Workdir, "s.txt")})
-	if _, err := r.Agent().Run(context.Background(), "scribble"); err != nil {
+	r.agent.Tools().Add(writer{stub{name: "scribble"}, filepath.Join(m.env.Workdir, "s.txt")})
+	if _, err := r.agent.Run(context.Background(), "scribble"); err != nil {
 		t.Fatal(err)
 	}
 	turns, err := r.Rewinder().Turns()
@@ -202,7 +202,7 @@ func TestEditsAreSaved(t *testing.T) {
 	again := open(t, spec)
 	defer again.Close()
 	var texts []string
-	for _, msg := range again.Agent().Session().Messages() {
+	for _, msg := range again.agent.Session().Messages() {
 		texts = append(texts, msg.Content)
 	}
 	if got := strings.Join(texts[1:], "|"); got != "first|first answer" {

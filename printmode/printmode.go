@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
@@ -183,7 +182,6 @@ func Run(ctx context.Context, o Options) (err error) {
 			fmt.Fprintf(o.Stderr, "chat: stopped %d background jobs that were still running (print mode ends with its turn)\n", n)
 		}
 	}()
-	a := run.Agent()
 	if note := run.UntrustedNote(); note != "" {
 		fmt.Fprintln(o.Stderr, note)
 	}
@@ -192,10 +190,10 @@ func Run(ctx context.Context, o Options) (err error) {
 		if err != nil {
 			return err
 		}
-		if _, err := agent.CompileSchema(schema); err != nil {
+		if _, err := app.CompileSchema(schema); err != nil {
 			return fmt.Errorf("%s: %w", o.Schema, err)
 		}
-		a.SetSchema(schema)
+		run.SetSchema(schema)
 	}
 	// A local server is asked its window as the REPL asks: a llama.cpp
 	// or Ollama window is what the server runs, not what a table says.
@@ -225,19 +223,19 @@ func Run(ctx context.Context, o Options) (err error) {
 		return ExitCode(130)
 	}
 	if o.DryRun {
-		a.SettleWindow(ctx)
-		report := a.ContextReport().Report(0, run.ProjectFiles())
+		run.SettleWindow(ctx)
+		report := run.ContextReport().Report(0, run.ProjectFiles())
 		report = strings.Replace(report, "\n/compact summarizes the earlier turns", "", 1)
 		fmt.Fprintf(o.Stdout, "%s\n  this prompt ~%d\nnothing was sent (--dry-run)\n", report, session.TextTokens(len(prompt)))
 		return nil
 	}
 	if instructions, ok := compactCommand(prompt); ok {
 		// /compact [TEXT] runs, as in the REPL: with --continue it makes room.
-		o2 := a.Compact(ctx, instructions).Run()
+		o2 := run.Compact(ctx, instructions).Run()
 		switch {
 		case errors.Is(o2.Err, control.ErrCancelled):
 			return ExitCode(130)
-		case errors.Is(o2.Err, agent.ErrNothingToCompact):
+		case errors.Is(o2.Err, app.ErrNothingToCompact):
 			fmt.Fprintln(o.Stderr, "chat: "+o2.Err.Error()+" (continue a session with --continue or --resume ID)")
 			return nil
 		case o2.Err != nil:
@@ -264,8 +262,8 @@ func Run(ctx context.Context, o Options) (err error) {
 	if run.Planning() {
 		fmt.Fprintln(o.Stderr, "plan mode: nothing was changed. chat --continue -p \"…\" asks for changes to the plan; chat --continue --go carries it out")
 	}
-	if schema := a.Schema(); len(schema) > 0 && !o.JSON {
-		v, err := agent.ParseStructured(schema, res.Content)
+	if schema := run.Schema(); len(schema) > 0 && !o.JSON {
+		v, err := app.ParseStructured(schema, res.Content)
 		if err != nil {
 			// The answer is not lost: it goes to stderr with what to try.
 			fmt.Fprintf(o.Stderr, "the model's answer, which does not match the schema:\n%s\n\n", res.Content)

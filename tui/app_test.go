@@ -15,7 +15,7 @@ import (
 // testApp is the App the tests drive: an agent, nothing saved, and what a
 // test sets (the lists the slash commands show, sessions, files).
 type testApp struct {
-	agent    *agent.Agent
+	*agent.Agent
 	in       *control.Interloper
 	sessions SessionHost
 	files    func(depth int) ([]string, error)
@@ -26,19 +26,25 @@ type testApp struct {
 	personas []string
 	planning bool
 	jobs     tool.Jobs
+	loop     *app.Loop
+}
+
+func (a *testApp) Loop() *app.Loop {
+	if a.loop == nil {
+		a.loop = app.NewLoop(a.in, a.Agent.Cancel, nil)
+	}
+	return a.loop
 }
 
 func (a *testApp) Jobs() *tool.Jobs { return &a.jobs }
 
 func (a *testApp) NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
-	return a.agent.NewTurn(ctx, text, files...)
+	return a.Agent.NewTurn(ctx, text, files...)
 }
 func (a *testApp) Planning() bool            { return a.planning }
 func (a *testApp) SetPlanning(on bool) error { a.planning = on; return nil }
 
-func (a *testApp) Agent() *agent.Agent             { return a.agent }
-func (a *testApp) Interloper() *control.Interloper { return a.in }
-func (a *testApp) Edits() *app.Edits               { return app.NewEdits(a.agent, nil) }
+func (a *testApp) Edits() *app.Edits { return app.NewEdits(a.Agent, nil) }
 func (a *testApp) Sessions() SessionHost {
 	if a.sessions == nil {
 		return nil // a nil *fakeHost would be a non-nil interface

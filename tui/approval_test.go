@@ -107,7 +107,7 @@ func TestApprovalPrompt(t *testing.T) {
 			default:
 				t.Fatal("no answer")
 			}
-			if f.m.asking != nil || f.m.pending.len() != 0 {
+			if f.m.asking != nil || len(f.m.loop.Pending()) != 0 {
 				t.Fatal("the keys leaked into the pending list or the prompt stayed")
 			}
 		})
@@ -242,8 +242,8 @@ func TestTypistNeverAnswers(t *testing.T) {
 				sent = append(sent, sentence)
 			}
 			var got []string
-			for _, p := range f.m.pending.items {
-				got = append(got, p.text)
+			for _, p := range f.m.loop.Pending() {
+				got = append(got, p.Text)
 			}
 			if strings.Join(got, "|") != strings.Join(sent, "|") {
 				t.Fatalf("typed %q, the pending list has %q (input %q)", sent, got, f.m.input.value())

@@ -92,10 +92,10 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 		m.bang, m.stream.toolOut = nil, ""
 		run.cancel()
 		m.print(m.bangBlock(run, msg))
-		m.app.Agent().AddContext(bangContext(run, msg))
+		m.app.AddContext(bangContext(run, msg))
 		m.notice = "the command and its output go with your next message"
-		if m.pending.len() > 0 && !m.busy {
-			next := m.pending.leftovers()
+		if len(m.loop.Pending()) > 0 && !m.busy {
+			next := m.loop.Ended()
 			return m.runQueued(next)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
@@ -127,7 +127,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	arg = strings.TrimSpace(arg)
 	if mc := m.app.MCP(); mc != nil && mc.IsPromptLine(line) {
 		if m.busy { // as an idle-only command: after the turn
-			m.pending.queue(strings.TrimSpace(line))
+			m.loop.Add(strings.TrimSpace(line), false)
 			m.notice = name + " runs when this turn ends · esc cancels the turn"
 			return nil, true
 		}
@@ -144,11 +144,11 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	if c.idleOnly && m.busy {
 		// Queued like a message sent after the turn: it runs when the
 		// turn ends, and a cancel gives it back to the input.
-		m.pending.queue(strings.TrimSpace(line))
+		m.loop.Add(strings.TrimSpace(line), false)
 		m.notice = c.name + " runs when this turn ends · esc cancels the turn"
 		return nil, true
 	}
-	a := m.app.Agent()
+	a := m.app
 	switch c.name {
 	case "/help":
 		m.print(m.helpBlock())
@@ -330,7 +330,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/cost":
 		m.print(m.noticeBlock(m.st.notice, m.costReport()))
 	case "/init":
-		return m.startTurn(agent.InitPrompt), true
+		return m.startTurn(app.InitPrompt), true
 	case "/hooks":
 		list := m.app.HookList()
 		if list == "" {
@@ -438,7 +438,7 @@ func (m *Model) onRewound(msg rewoundMsg) {
 	}
 	m.print(m.noticeBlock(m.st.notice, listener.VisibleString(strings.TrimRight(msg.report, "\n"))))
 	if msg.question != "" {
-		msgs := m.app.Agent().Session().Messages()
+		msgs := m.app.Session().Messages()
 		m.usage.contextUsed = contextOf(msgs)
 		if m.input.empty() {
 			m.input.set(msg.question)
@@ -475,7 +475,7 @@ func (m *Model) onResumed(msg resumedMsg) {
 		return
 	}
 	s := msg.s
-	m.app.Agent().SetSession(s)
+	m.app.SetSession(s)
 	m.usage.reset()
 	m.lastAnswer, m.lastSynthesized = "", false
 	m.showResumed(s.Messages())
@@ -526,7 +526,7 @@ func callLine(c session.ToolCall) string {
 // compact runs a compaction as a turn: busy, cancellable with ctrl+c, its
 // outcome handled as a turn's.
 func (m *Model) compact(instructions string) tea.Cmd {
-	return m.runTurn(m.app.Agent().Compact(m.ctx, instructions), "compacting")
+	return m.runTurn(m.app.Compact(m.ctx, instructions), "compacting")
 }
 
 // continueTurn replaces a synthesized answer by more work: the answer is
@@ -556,7 +556,7 @@ func (m *Model) onModels(msg modelsMsg) tea.Cmd {
 		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
 		return nil
 	}
-	cur := m.app.Agent().Model()
+	cur := m.app.Model()
 	var b strings.Builder
 	b.WriteString(fmt.Sprintf("%d models (/model NAME switches):", len(msg.models)))
 	for _, id := range msg.models {

@@ -36,7 +36,7 @@ func TestRetryAndContinue(t *testing.T) {
 	if g.m.busy || !strings.Contains(g.m.notice, "follows a synthesized answer") {
 		t.Fatal("/continue without a synthesized answer")
 	}
-	gs := g.m.app.Agent().Session()
+	gs := g.m.app.Session()
 	gs.AppendInput(session.User("loop"))
 	synth := session.Assistant("synthesized")
 	synth.Synthesized = true
@@ -185,7 +185,7 @@ func TestSessionPicker(t *testing.T) {
 	host.infos[0].Updated = f.clock.Add(-3 * time.Hour)
 	host.infos[1].Updated = f.clock.Add(-50 * time.Hour)
 	f.app.sessions = host
-	f.m.edits = app.NewEdits(f.m.app.Agent(), host.Changed)
+	f.m.edits = app.NewEdits(f.app.Agent, host.Changed)
 	f.typeText("/sessions")
 	cmd := f.send(press("enter"))
 	if cmd == nil {
@@ -201,7 +201,7 @@ func TestSessionPicker(t *testing.T) {
 	f.send(press("enter"))
 	s, err := host.Open("0199-bbbb-cccc-dddd")
 	f.send(resumedMsg{s: s, err: err})
-	if f.m.picker != nil || f.m.app.Agent().Session() != old || !strings.Contains(f.printed(), "the old answer") {
+	if f.m.picker != nil || f.m.app.Session() != old || !strings.Contains(f.printed(), "the old answer") {
 		t.Fatalf("resume: picker %v printed %q", f.m.picker, f.printed())
 	}
 	f.typeText("/undo")

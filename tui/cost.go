@@ -50,7 +50,7 @@ func (m *Model) nextRequest() string {
 	if m.busy || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") || isBangLine(text) {
 		return ""
 	}
-	a := m.app.Agent()
+	a := m.app
 	key := fmt.Sprintf("%d %s", a.Session().Len(), a.Model())
 	if m.usage.nextBase.key != key {
 		m.usage.nextBase.key, m.usage.nextBase.tokens = key, a.ContextSize()
@@ -68,7 +68,7 @@ func (m *Model) nextRequest() string {
 // costReport is /cost: what the session and its last turn used and cost,
 // and what the next request carries, by part.
 func (m *Model) costReport() string {
-	a := m.app.Agent()
+	a := m.app
 	var b strings.Builder
 	line := func(name string, s spent) {
 		fmt.Fprintf(&b, "%-8s input %s", name, human(s.in))

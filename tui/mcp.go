@@ -71,7 +71,7 @@ func (m *Model) onPrompt(msg promptMsg) tea.Cmd {
 		m.askArg()
 		return nil
 	case m.busy: // a turn started meanwhile: the prompt waits for it
-		m.pending.queue(msg.line)
+		m.loop.Add(msg.line, false)
 		return nil
 	}
 	m.attachments = append(m.attachments, msg.exp.Files...)

@@ -298,7 +298,7 @@ func (m *Model) onMentioned(msg mentionedMsg) tea.Cmd {
 	}
 	m.attachments = append(m.attachments, msg.parts...)
 	if m.busy { // a turn started meanwhile: this one waits for it
-		m.pending.queue(msg.text)
+		m.loop.Add(msg.text, false)
 		return nil
 	}
 	return m.startTurn(msg.text)

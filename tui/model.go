@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"github.com/chatrepl/chat/app"
+	"github.com/chatrepl/chat/control"
 	"io"
 	"strings"
 	"time"
@@ -11,8 +12,6 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chatrepl/chat/agent"
-	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
@@ -33,7 +32,7 @@ type Options struct {
 	// Share puts this session on a web page steered through d (/serve)
 	// and returns its address; nil: /serve is not offered. ShareAtStart
 	// shares it as the REPL starts (chat --serve).
-	Share        func(d app.Driver) (url string, err error)
+	Share        func() (url string, err error)
 	ShareAtStart bool
 	// HistoryPath is where input history persists ("" keeps it in memory).
 	HistoryPath string
@@ -52,11 +51,26 @@ type Options struct {
 // tools and the files goes through it. app.Run is chat's; the TUI never
 // edits a session itself.
 type App interface {
-	Agent() *agent.Agent
-	Interloper() *control.Interloper
+	// The main agent, as the REPL drives it (app.Run's).
+	Model() string
+	SetModel(name string)
+	StepLimit() *control.StepLimit
+	ContextWindow() int
+	ContextSize() int
+	ContextReport() app.ContextParts
+	AddContext(text string)
+	Session() *session.Session
+	NewSession() *session.Session
+	SetSession(s *session.Session)
+	SetSystem(text string)
+	Compact(ctx context.Context, instructions string) *app.Turn
+	Cancel(reason string)
+	// Loop is the run's turn loop: what is sent while a turn runs goes
+	// on its pending list.
+	Loop() *app.Loop
 	// NewTurn is a turn of the agent on text, as the run sends it (in
 	// plan mode with what plan mode asks of the model).
-	NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn
+	NewTurn(ctx context.Context, text string, files ...session.FilePart) *app.Turn
 	// Planning and SetPlanning are plan mode: nothing is written before
 	// the person says go; SetPlanning's error says what does not work here
 	// (the mode is set all the same).
@@ -201,7 +215,7 @@ type Model struct {
 	lastSynthesized bool
 	lastUser        string
 
-	pending     pendingList
+	loop        *app.Loop          // the turns, and what was sent while one runs
 	attachments []session.FilePart // for the next message (/attach)
 	input       input
 	spin        spinner.Model
@@ -228,7 +242,6 @@ type Model struct {
 	promptAsk *promptAsk
 	// mcpConnecting are the servers connecting for a completion list.
 	mcpConnecting map[string]bool
-	remote        *remote // the page's way in, once shared (/serve)
 
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
@@ -254,7 +267,7 @@ func New(o Options) *Model {
 	}
 	a := o.App
 	m := &Model{opts: o, app: a, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true,
-		pending: pendingList{in: a.Interloper()}, edits: a.Edits(), price: a.Price()}
+		loop: a.Loop(), edits: a.Edits(), price: a.Price()}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}
@@ -263,8 +276,8 @@ func New(o Options) *Model {
 	m.input.focus() // focused from the start; Init starts the blink
 	m.spin = spinner.New(spinner.WithSpinner(spinner.Dot))
 	m.scroll = newFullscreen()
-	if ag := a.Agent(); ag != nil && ag.Session() != nil {
-		m.usage.contextUsed = contextOf(ag.Session().Messages()) // a resumed session
+	if s := a.Session(); s != nil {
+		m.usage.contextUsed = contextOf(s.Messages()) // a resumed session
 	}
 	if d := a.Draft(); d != "" {
 		m.input.set(d)
@@ -291,7 +304,7 @@ func (m *Model) restyle() {
 // Init asks the terminal for its background (to pick the palette).
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{textarea.Blink}
-	if m.app.Resumed() && m.app.Agent() != nil {
+	if m.app.Resumed() && m.app.Session() != nil {
 		cmds = append(cmds, func() tea.Msg { return showResumedMsg{} })
 	}
 	if m.opts.Dark == nil && !m.opts.NoColor {

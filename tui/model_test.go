@@ -36,7 +36,7 @@ func newFixture(t *testing.T) *fixture {
 		StepLimit: control.NewStepLimit(16), Cancellable: f.cancel, Interloper: f.in,
 	})
 	dark := true
-	f.app = &testApp{agent: a, in: f.in}
+	f.app = &testApp{Agent: a, in: f.in}
 	f.m = New(Options{App: f.app, NoColor: true, Dark: &dark, Now: func() time.Time { return f.clock }})
 	// Keep every printed block in the outbox, in order, as the terminal
 	// would have received them: a print is always "in flight".
@@ -82,7 +82,7 @@ func (f *fixture) typeText(s string) {
 // exchanges puts answered questions (question, answer, question, …) into
 // the session, as if they had been asked.
 func (f *fixture) exchanges(texts ...string) *session.Session {
-	s := f.m.app.Agent().Session()
+	s := f.m.app.Session()
 	for i := 0; i+1 < len(texts); i += 2 {
 		s.AppendInput(session.User(texts[i]))
 		s.Append(session.Assistant(texts[i+1]))
@@ -214,8 +214,8 @@ func TestMidTurnInput(t *testing.T) {
 	f.submit("look at the tests too")
 	f.typeText("then summarize")
 	f.send(press("tab"))
-	if f.m.pending.len() != 2 || !f.m.pending.items[0].inject || f.m.pending.items[1].inject {
-		t.Fatalf("pending %+v", f.m.pending.items)
+	if len(f.m.loop.Pending()) != 2 || !f.m.loop.Pending()[0].Inject || f.m.loop.Pending()[1].Inject {
+		t.Fatalf("pending %+v", f.m.loop.Pending())
 	}
 	if f.in.Len() != 1 {
 		t.Fatalf("interloper holds %d items, want the inject one only", f.in.Len())
@@ -227,12 +227,12 @@ func TestMidTurnInput(t *testing.T) {
 	// The agent takes the inject item: it becomes a mid-turn user message.
 	taken := f.in.Drain()
 	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "look at the tests too", MidLoop: true, Input: taken[0].ID})
-	if f.m.pending.len() != 1 || !strings.Contains(f.printed(), "↳ look at the tests too") {
-		t.Fatalf("delivery: pending %+v printed %q", f.m.pending, f.printed())
+	if len(f.m.loop.Pending()) != 1 || !strings.Contains(f.printed(), "↳ look at the tests too") {
+		t.Fatalf("delivery: pending %+v printed %q", f.m.loop.Pending(), f.printed())
 	}
 	// The turn ends: the after-turn item starts the next turn.
 	cmd := f.send(turnDoneMsg{turn: 1})
-	if cmd == nil || !f.m.busy || f.m.turn != 2 || !strings.Contains(f.printed(), "› then summarize") || f.m.pending.len() != 0 {
+	if cmd == nil || !f.m.busy || f.m.turn != 2 || !strings.Contains(f.printed(), "› then summarize") || len(f.m.loop.Pending()) != 0 {
 		t.Fatalf("next turn not started: busy %v turn %d printed %q", f.m.busy, f.m.turn, f.printed())
 	}
 }
@@ -243,8 +243,8 @@ func TestRecallAndDeletePending(t *testing.T) {
 	f.submit("one")
 	f.submit("two")
 	f.send(press("up"))
-	if f.m.input.value() != "two" || f.in.Len() != 1 || f.m.pending.len() != 1 {
-		t.Fatalf("recall: input %q interloper %d pending %d", f.m.input.value(), f.in.Len(), f.m.pending.len())
+	if f.m.input.value() != "two" || f.in.Len() != 1 || len(f.m.loop.Pending()) != 1 {
+		t.Fatalf("recall: input %q interloper %d pending %d", f.m.input.value(), f.in.Len(), len(f.m.loop.Pending()))
 	}
 	f.send(press("ctrl+c")) // cancels the turn: "one" comes back, after the draft
 	if f.in.Len() != 0 || !strings.Contains(f.m.input.value(), "one") || !strings.Contains(f.m.input.value(), "two") {
@@ -255,7 +255,7 @@ func TestRecallAndDeletePending(t *testing.T) {
 	g.typeText("drop me")
 	g.send(press("enter"))
 	g.send(press("ctrl+x"))
-	if g.m.pending.len() != 0 || g.in.Len() != 0 || !g.m.input.empty() {
+	if len(g.m.loop.Pending()) != 0 || g.in.Len() != 0 || !g.m.input.empty() {
 		t.Fatal("ctrl+x did not delete the queued item")
 	}
 }
@@ -266,14 +266,14 @@ func TestPaste(t *testing.T) {
 	big := strings.Repeat("line of pasted text\n", 239) + "last line"
 	f.send(tea.PasteMsg{Content: "short\r\npaste"})
 	f.send(tea.PasteMsg{Content: big})
-	if f.m.pending.len() != 0 {
+	if len(f.m.loop.Pending()) != 0 {
 		t.Fatal("a paste submitted")
 	}
 	if v := f.m.input.value(); !strings.Contains(v, "short\npaste") || !strings.Contains(v, "[pasted 240 lines #1]") {
 		t.Fatalf("input %q", v)
 	}
 	f.send(press("enter"))
-	if got := f.m.pending.items[0].text; !strings.HasSuffix(got, big) {
+	if got := f.m.loop.Pending()[0].Text; !strings.HasSuffix(got, big) {
 		t.Fatalf("the paste was not sent whole: %d bytes", len(got))
 	}
 }
@@ -348,11 +348,11 @@ func TestSlashCommands(t *testing.T) {
 		t.Fatalf("completion %q", f.m.input.value())
 	}
 	f.submit("3")
-	if f.m.app.Agent().StepLimit().Max() != 3 || f.m.busy {
+	if f.m.app.StepLimit().Max() != 3 || f.m.busy {
 		t.Fatal("/steps 3")
 	}
 	f.submit("/model other-model")
-	if f.m.app.Agent().Model() != "other-model" {
+	if f.m.app.Model() != "other-model" {
 		t.Fatal("/model")
 	}
 	f.submit("/usr/bin is where?")
@@ -410,7 +410,7 @@ func TestStatusBar(t *testing.T) {
 	t.Parallel()
 	f := busyFixture(t, "q")
 	o := listener.Origin{Turn: 1}
-	f.m.app.Agent().SetContextWindow(128000)
+	f.app.SetContextWindow(128000)
 	f.event(listener.Usage{Origin: o, Prompt: 1500, Completion: 500, Total: 2000})
 	f.event(listener.Usage{Origin: o, Prompt: 2500, Completion: 100, Total: 2600})
 	f.event(listener.ToolCall{Origin: o, Name: "grep"})
@@ -428,7 +428,7 @@ func TestStatusBar(t *testing.T) {
 func TestContextStatusAndCompaction(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	f.m.app.Agent().SetContextWindow(10000) // not tied to a turn: the status bar reads the agent
+	f.app.SetContextWindow(10000) // not tied to a turn: the status bar reads the agent
 	f.busy("q")
 	o := listener.Origin{Turn: 1}
 	f.event(listener.Usage{Origin: o, Prompt: 8400, Completion: 100})
@@ -458,12 +458,12 @@ func TestQueuedItemsAreSeparateTurns(t *testing.T) {
 		f.send(press("tab"))
 	}
 	f.send(turnDoneMsg{turn: 1})
-	if f.m.lastUser != "second" || f.m.pending.len() != 1 || f.m.pending.items[0].text != "third" {
-		t.Fatalf("after turn 1: sent %q, pending %+v", f.m.lastUser, f.m.pending.items)
+	if f.m.lastUser != "second" || len(f.m.loop.Pending()) != 1 || f.m.loop.Pending()[0].Text != "third" {
+		t.Fatalf("after turn 1: sent %q, pending %+v", f.m.lastUser, f.m.loop.Pending())
 	}
 	f.send(turnDoneMsg{turn: 2})
-	if f.m.lastUser != "third" || f.m.pending.len() != 0 || f.m.turn != 3 {
-		t.Fatalf("after turn 2: sent %q, pending %+v", f.m.lastUser, f.m.pending.items)
+	if f.m.lastUser != "third" || len(f.m.loop.Pending()) != 0 || f.m.turn != 3 {
+		t.Fatalf("after turn 2: sent %q, pending %+v", f.m.lastUser, f.m.loop.Pending())
 	}
 }
 
@@ -553,16 +553,16 @@ func TestPendingItemsHaveIdentities(t *testing.T) {
 	f := busyFixture(t, "first question")
 	f.submit("yes")
 	f.submit("yes")
-	if f.m.pending.len() != 2 || f.m.pending.items[0].input == f.m.pending.items[1].input {
-		t.Fatalf("pending %+v", f.m.pending.items)
+	if len(f.m.loop.Pending()) != 2 || f.m.loop.Pending()[0].Input == f.m.loop.Pending()[1].Input {
+		t.Fatalf("pending %+v", f.m.loop.Pending())
 	}
-	second := f.m.pending.items[1].input
+	second := f.m.loop.Pending()[1].Input
 	if !f.in.Retract(second) { // as if the agent took the second
 		t.Fatal("not queued")
 	}
 	f.event(listener.UserTurn{Origin: listener.Origin{Turn: 1}, Content: "yes", MidLoop: true, Input: second})
-	if f.m.pending.len() != 1 || f.m.pending.items[0].input == second {
-		t.Fatalf("the wrong item left: %+v", f.m.pending.items)
+	if len(f.m.loop.Pending()) != 1 || f.m.loop.Pending()[0].Input == second {
+		t.Fatalf("the wrong item left: %+v", f.m.loop.Pending())
 	}
 	f.send(press("ctrl+c"))
 	if got := f.m.input.value(); got != "yes" {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 )
@@ -25,11 +25,11 @@ const maxLivePlanRows = 8
 // currentPlan is the list the conversation holds now (a resumed session
 // shows the list it left, when steps are left).
 func currentPlan(msgs []session.Message) taskList {
-	p, ok := agent.LatestPlan(msgs)
+	p, ok := app.LatestPlan(msgs)
 	if !ok {
 		return taskList{}
 	}
-	return taskList{steps: agent.PlanSteps(p)}
+	return taskList{steps: app.PlanSteps(p)}
 }
 
 func (m *Model) onPlan(e listener.Plan) {

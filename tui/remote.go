@@ -1,41 +1,17 @@
 package tui
 
 import (
-	"errors"
-	"slices"
-	"strings"
-	"sync"
-
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/tool"
 )
 
-// remote is the REPL as the app.Driver of a page on the same session
-// (/serve): what the page sends goes through the program's loop as if it
-// were typed, and the page sees the pending list the REPL shows.
-type remote struct {
-	send func(tea.Msg)
-
-	mu      sync.Mutex
-	running bool
-	items   []app.Pending
-	notify  func([]app.Pending)
-}
-
 type (
-	remoteSendMsg struct {
-		text  string
-		queue bool
-	}
-	remoteStopMsg struct{}
-	remoteEditMsg struct {
-		id    uint64
-		text  string
-		reply chan error
-	}
+	// remoteSendMsg: another front end sent text at idle (the loop's
+	// Front.Start); remoteStopMsg: it stopped the turn.
+	remoteSendMsg struct{ text string }
+	remoteStopMsg struct{ reason string }
 	// withdrawnMsg: another front end answered the question on screen.
 	withdrawnMsg struct {
 		reply chan<- tool.Decision
@@ -43,76 +19,18 @@ type (
 	}
 )
 
-func (r *remote) Send(text string, queue bool) error {
-	if strings.TrimSpace(text) == "" {
-		return errors.New("the message is empty")
-	}
-	r.send(remoteSendMsg{text: text, queue: queue})
-	return nil
-}
-
-func (r *remote) Stop() { r.send(remoteStopMsg{}) }
-
-func (r *remote) Edit(id uint64, text string) error {
-	reply := make(chan error, 1)
-	r.send(remoteEditMsg{id: id, text: text, reply: reply})
-	return <-reply
-}
-
-func (r *remote) Remove(id uint64) error { return r.Edit(id, "") }
-
-func (r *remote) Pending() []app.Pending {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.items)
-}
-
-func (r *remote) Running() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.running
-}
-
-func (r *remote) OnPending(f func([]app.Pending)) {
-	r.mu.Lock()
-	r.notify = f
-	r.mu.Unlock()
-}
-
-// sync tells the page what changed, after each update of the model.
-func (r *remote) sync(running bool, items []app.Pending) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if running == r.running && slices.Equal(items, r.items) {
-		return
-	}
-	r.running, r.items = running, items
-	if r.notify != nil {
-		r.notify(slices.Clone(items))
-	}
-}
-
 // onRemote handles what the page sent.
 func (m *Model) onRemote(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case remoteSendMsg:
-		switch {
-		case m.busy && msg.queue:
-			m.pending.queue(msg.text)
-		case m.busy:
-			m.pending.inject(msg.text)
-		default:
-			return m.startTurn(msg.text)
+		if m.busy { // a turn started since: the text joins it
+			m.loop.Add(msg.text, true)
+			return nil
 		}
+		return m.startTurn(msg.text)
 	case remoteStopMsg:
 		if m.busy {
-			return m.cancelBecause("stopped in the browser")
-		}
-	case remoteEditMsg:
-		if m.pending.edit(msg.id, msg.text) {
-			msg.reply <- nil
-		} else {
-			msg.reply <- app.ErrTaken
+			return m.cancelBecause(msg.reason)
 		}
 	case withdrawnMsg:
 		a := m.asking
@@ -134,13 +52,13 @@ type sharedMsg struct {
 
 // share puts the session on a web page (/serve) and says where.
 func (m *Model) share() tea.Cmd {
-	if m.opts.Share == nil || m.remote == nil {
+	if m.opts.Share == nil {
 		m.notice = "/serve is not available here"
 		return nil
 	}
-	share, r := m.opts.Share, m.remote
+	share := m.opts.Share
 	return func() tea.Msg {
-		url, err := share(r)
+		url, err := share()
 		return sharedMsg{url, err}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/listener"
 )
 
@@ -40,9 +41,13 @@ func Run(ctx context.Context, o Options, ls *listener.List) error {
 		}
 	}
 	p := tea.NewProgram(m, opts...)
-	if o.Share != nil {
-		m.remote = &remote{send: p.Send}
-	}
+	// Text another front end sends at idle, and its Stop, come through
+	// the program's loop: the REPL draws the turn it starts.
+	m.loop.SetFront(app.Front{
+		Start: func(text string) { p.Send(remoteSendMsg{text: text}) },
+		Stop:  func(reason string) { p.Send(remoteStopMsg{reason: reason}) },
+	})
+	defer m.loop.SetFront(app.Front{})
 	rl := listener.NewRateLimited(bridge{p}, framesPerSecond)
 	ls.Add(rl)
 	if o.Approvals != nil {

@@ -8,14 +8,14 @@ import (
 
 // statusView is the bottom line: model, steps, tokens, context, state.
 func (m *Model) statusView() string {
-	parts := []string{m.st.statusHi.Render(m.app.Agent().Model())}
+	parts := []string{m.st.statusHi.Render(m.app.Model())}
 	if m.app.Planning() {
 		parts = append(parts, m.st.inject.Render("plan mode")+" (shift+tab leaves)")
 	}
 	if m.agentName != "" {
 		parts = append(parts, "agent "+visibleLine(m.agentName))
 	}
-	if sl := m.app.Agent().StepLimit(); sl != nil && sl.Max() > 0 {
+	if sl := m.app.StepLimit(); sl != nil && sl.Max() > 0 {
 		parts = append(parts, fmt.Sprintf("steps %d/%d", min(m.steps, sl.Max()), sl.Max()))
 	}
 	if m.usage.spent.in+m.usage.spent.out > 0 {
@@ -25,7 +25,7 @@ func (m *Model) statusView() string {
 		}
 		parts = append(parts, tokens)
 	}
-	switch window := m.app.Agent().ContextWindow(); {
+	switch window := m.app.ContextWindow(); {
 	case window > 0 && m.usage.contextUsed > 0:
 		parts = append(parts, fmt.Sprintf("ctx %s/%s", human(m.usage.contextUsed), human(window)))
 	case window > 0:

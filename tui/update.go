@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 )
@@ -17,10 +17,10 @@ import (
 type (
 	// agentEventMsg carries one listener event from the bridge.
 	agentEventMsg struct{ ev listener.Event }
-	// turnDoneMsg: agent.Run returned.
+	// turnDoneMsg: a turn's Run returned.
 	turnDoneMsg struct {
 		turn uint64
-		res  agent.Result
+		res  app.Result
 		err  error
 	}
 	printedMsg    struct{} // the last batch of blocks reached the terminal
@@ -50,9 +50,6 @@ type (
 // blocks to the terminal.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
-	if m.remote != nil {
-		m.remote.sync(m.busy, m.pending.shared())
-	}
 	return m, tea.Batch(cmd, m.flush())
 }
 
@@ -133,7 +130,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case elicitGoneMsg:
 		m.onElicitGone(msg)
 		return nil
-	case remoteSendMsg, remoteStopMsg, remoteEditMsg, withdrawnMsg:
+	case remoteSendMsg, remoteStopMsg, withdrawnMsg:
 		return m.onRemote(msg)
 	case sharedMsg:
 		m.onShared(msg)
@@ -142,7 +139,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.onSessions(msg)
 		return nil
 	case showResumedMsg:
-		m.showResumed(m.app.Agent().Session().Messages())
+		m.showResumed(m.app.Session().Messages())
 		return nil
 	case rewoundMsg:
 		m.onRewound(msg)

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chatrepl/chat/agent"
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
@@ -34,8 +34,9 @@ func (m *Model) startTurn(text string) tea.Cmd {
 // agent numbers the turn before it emits anything, so every event of it
 // (and every approval it asks) can be told from a late one of an
 // earlier, cancelled turn.
-func (m *Model) runTurn(turn *agent.Turn, state string) tea.Cmd {
+func (m *Model) runTurn(turn *app.Turn, state string) tea.Cmd {
 	m.busy, m.started, m.steps = true, m.now(), 0
+	m.loop.Began()
 	m.usage.turnSpent = spent{}
 	m.live = liveTurn{state: state}
 	m.notice = ""
@@ -55,7 +56,7 @@ func (m *Model) cancel() tea.Cmd { return m.cancelBecause("cancelled at the keyb
 // cancelBecause is cancel with where it came from (a page under /serve:
 // "stopped in the browser"), which every front end shows.
 func (m *Model) cancelBecause(reason string) tea.Cmd {
-	m.app.Agent().Cancel(reason)
+	m.app.Cancel(reason)
 	m.ignoreUpTo = m.turn
 	if m.live.text != "" {
 		m.print(m.md.render(m.live.text, m.width))
@@ -66,7 +67,7 @@ func (m *Model) cancelBecause(reason string) tea.Cmd {
 	}
 	m.print(m.noticeBlock(m.st.cancelled, said))
 	m.endTurn()
-	if back := m.pending.leftovers(); len(back) > 0 {
+	if back := m.loop.Ended(); len(back) > 0 {
 		if cur := m.input.value(); cur != "" {
 			back = append(back, cur)
 		}
@@ -124,7 +125,7 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	switch e := ev.(type) {
 	case listener.UserTurn:
 		if e.MidLoop {
-			m.pending.delivered(e.Input)
+			m.loop.Delivered(e.Input)
 			m.print(m.userBlock(e.Content, true))
 		}
 	case listener.ThinkingDelta:
@@ -254,17 +255,17 @@ func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
 		return nil // cancelled at the keyboard; already ended
 	}
 	m.endTurn()
-	var blocked *agent.PromptBlockedError
+	var blocked *app.PromptBlockedError
 	if errors.As(msg.err, &blocked) && m.input.empty() {
 		m.input.set(m.lastUser) // not sent: the person may change it
 	}
 	if errors.Is(msg.err, control.ErrCancelled) {
-		if back := m.pending.leftovers(); len(back) > 0 {
+		if back := m.loop.Ended(); len(back) > 0 {
 			m.input.set(strings.Join(append(back, m.input.value()), "\n"))
 		}
 		return nil
 	}
-	next := m.pending.leftovers()
+	next := m.loop.Ended()
 	return m.runQueued(next)
 }
 
@@ -276,7 +277,7 @@ func (m *Model) runQueued(next []string) tea.Cmd {
 	for i, t := range next {
 		if m.busy || m.picker != nil || m.bang != nil { // a command started a turn, a picker or a ! command
 			for _, rest := range next[i:] {
-				m.pending.queue(rest)
+				m.loop.Add(rest, false)
 			}
 			break
 		}
@@ -378,9 +379,4 @@ func (m *Model) sayCut(total int) {
 	m.print(m.noticeBlock(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
 }
 
-func (m *Model) contextWindow() int {
-	if m.app.Agent() == nil {
-		return 0
-	}
-	return m.app.Agent().ContextWindow()
-}
+func (m *Model) contextWindow() int { return m.app.ContextWindow() }

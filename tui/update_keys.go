@@ -138,9 +138,9 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		}
 		return nil
 	case "up":
-		if m.input.empty() && m.pending.len() > 0 {
-			if p, ok := m.pending.takeNewest(); ok {
-				m.input.set(p.text)
+		if m.input.empty() && len(m.loop.Pending()) > 0 {
+			if p, ok := m.loop.TakeNewest(); ok {
+				m.input.set(p.Text)
 				m.queuedEdit = true
 				m.hintForTurn("editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it")
 			}
@@ -161,9 +161,9 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 			return nil
 		}
 		m.queuedEdit = false
-		if m.input.empty() && m.pending.len() > 0 {
-			if p, ok := m.pending.takeNewest(); ok {
-				m.notice = "deleted: " + truncateWidth(p.text, 40)
+		if m.input.empty() && len(m.loop.Pending()) > 0 {
+			if p, ok := m.loop.TakeNewest(); ok {
+				m.notice = "deleted: " + truncateWidth(p.Text, 40)
 			}
 			return nil
 		}
@@ -280,7 +280,7 @@ func (m *Model) submit(inject bool) tea.Cmd {
 			m.notice = "a command is running: wait for it, or ctrl+c stops it"
 			return nil
 		case m.busy: // after the turn, as a queued message would be
-			m.pending.queue(raw)
+			m.loop.Add(raw, false)
 			m.input.clear()
 			return nil
 		}
@@ -305,9 +305,9 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	}
 	if m.busy {
 		if inject {
-			m.pending.inject(text)
+			m.loop.Add(text, true)
 		} else {
-			m.pending.queue(text)
+			m.loop.Add(text, false)
 		}
 		return hist
 	}

@@ -76,7 +76,7 @@ func (s *Server) rewind(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, viewOfResult(res, any))
 		return
 	}
-	if s.o.Driver.Running() {
+	if s.loop.Running() {
 		http.Error(w, "a turn is running: stop it or wait for it", http.StatusConflict)
 		return
 	}

@@ -50,13 +50,13 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 		return err
 	}
 	defer run.Close()
-	stream.Follow(func() int { return run.Agent().Session().Len() })
+	stream.Follow(func() int { return run.Session().Len() })
 	notice := ls.Warn
 	run.OnScreen(notice)
 	run.Start(ctx, app.ProbeAtStart)
 	run.StartBox()
 	run.ConnectEager(ctx, notice)
-	srv, err := New(ctx, Options{Run: run, Stream: stream, Approvals: approvals, Listener: ln})
+	srv, err := New(ctx, Options{Run: run, Stream: stream, Approvals: approvals, Listener: ln, Own: true})
 	if err != nil {
 		return err
 	}
@@ -71,22 +71,23 @@ func ServeSession(ctx context.Context, spec app.Spec, o ServeOptions) error {
 }
 
 // Sharer is /serve for a REPL's run: on first use it puts the live
-// session on a page on the loopback, steered through the REPL's driver,
-// and returns a sign-in address (a new one each time: each works once).
-func Sharer(ctx context.Context, run *app.Run, share *Share) func(app.Driver) (string, error) {
+// session on a page on the loopback, steering the run's turns with the
+// REPL, and returns a sign-in address (a new one each time: each works
+// once).
+func Sharer(ctx context.Context, run *app.Run, share *Share) func() (string, error) {
 	var once sync.Once
 	var srv *Server
 	var err error
-	return func(d app.Driver) (string, error) {
+	return func() (string, error) {
 		once.Do(func() {
 			var ln net.Listener
 			if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
 				return
 			}
-			share.Stream.Follow(func() int { return run.Agent().Session().Len() })
+			share.Stream.Follow(func() int { return run.Session().Len() })
 			run.Listeners().Add(share.Stream)
 			share.Join()
-			if srv, err = New(ctx, Options{Run: run, Stream: share.Stream, Approvals: share.Approvals, Driver: d, Listener: ln}); err != nil {
+			if srv, err = New(ctx, Options{Run: run, Stream: share.Stream, Approvals: share.Approvals, Listener: ln}); err != nil {
 				ln.Close()
 				return
 			}

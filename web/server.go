@@ -29,8 +29,9 @@ type Options struct {
 	// list before its first turn); Approvals asks through it.
 	Stream    *Stream
 	Approvals *Approvals
-	// Driver starts the turns (nil: the page's own, as for chat serve).
-	Driver app.Driver
+	// Own: the page drives the run (chat serve), which ends with it;
+	// else it joins a run a REPL drives (/serve).
+	Own bool
 	// Listener is where it serves (its port is the one a request's Host
 	// must name).
 	Listener net.Listener
@@ -42,7 +43,7 @@ type Server struct {
 	ctx   context.Context
 	creds *credentials
 	port  string
-	own   *turns // the page's own driver, when it has one
+	loop  *app.Loop // the run's turns, which the page steers
 	http  *http.Server
 
 	mu   sync.Mutex
@@ -57,7 +58,7 @@ type history struct {
 }
 
 func (s *Server) current() history {
-	sess := s.o.Run.Agent().Session()
+	sess := s.o.Run.Session()
 	return history{sess, sess.Revision()}
 }
 
@@ -86,7 +87,7 @@ func (s *Server) followEdits() {
 		s.mu.Lock()
 		changed := s.current() != s.seen
 		s.mu.Unlock()
-		if changed && !s.o.Driver.Running() {
+		if changed && !s.loop.Running() {
 			s.reset()
 		}
 	}
@@ -98,13 +99,14 @@ func New(ctx context.Context, o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{o: o, ctx: ctx, creds: newCredentials(), port: port}
-	if s.o.Driver == nil {
-		s.own = newTurns(ctx, o.Run, o.Stream)
-		o.Run.Listeners().Add(s.own)
-		s.o.Driver = s.own
+	s := &Server{o: o, ctx: ctx, creds: newCredentials(), port: port, loop: o.Run.Loop()}
+	if o.Own {
+		s.loop.SetContext(ctx)
+		// A stopped or failed turn gives back what it never took, as
+		// the REPL puts it back into the input.
+		s.loop.OnUnsent(func(left []string) { o.Stream.Publish("unsent", left) })
 	}
-	s.o.Driver.OnPending(func(p []app.Pending) { o.Stream.Publish("pending", p) })
+	s.loop.OnPending(func(p []app.Pending) { o.Stream.Publish("pending", p) })
 	s.http = &http.Server{Handler: s.guard(s.routes()), ReadHeaderTimeout: 10 * time.Second}
 	s.seen = s.current()
 	go markdown() // the highlighter's first use is slow: not on a turn's
@@ -131,9 +133,9 @@ func (s *Server) Serve() error {
 		_ = s.http.Shutdown(sctx)
 	}()
 	err := s.http.Serve(s.o.Listener)
-	if s.own != nil {
-		s.own.Stop()
-		s.own.wait()
+	if s.o.Own {
+		s.loop.Stop("chat serve stopped")
+		s.loop.Wait()
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
@@ -162,7 +164,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/sessions", s.openSession)
 	mux.HandleFunc("POST /api/send", s.send)
 	mux.HandleFunc("POST /api/stop", func(w http.ResponseWriter, r *http.Request) {
-		s.o.Driver.Stop()
+		s.loop.Stop("stopped in the browser")
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("POST /api/pending", s.pending)
@@ -217,13 +219,13 @@ type contextView struct {
 }
 
 func (s *Server) state(w http.ResponseWriter, r *http.Request) {
-	a := s.o.Run.Agent()
+	a := s.o.Run
 	seq, n, running := s.o.Stream.Snapshot()
 	msgs := a.Session().Messages()
 	n = min(n, len(msgs))
 	from := max(0, n-pageLimit)
-	v := stateView{Model: a.Model(), Seq: seq - 1, Running: running || s.o.Driver.Running(),
-		Messages: viewOfMessages(msgs[from:n]), Earlier: from, Pending: s.o.Driver.Pending(), Approvals: s.o.Approvals.Pending()}
+	v := stateView{Model: a.Model(), Seq: seq - 1, Running: running || s.loop.Running(),
+		Messages: viewOfMessages(msgs[from:n]), Earlier: from, Pending: s.loop.Pending(), Approvals: s.o.Approvals.Pending()}
 	v.Session.ID = s.o.Run.SessionID()
 	if v.Pending == nil {
 		v.Pending = []app.Pending{}
@@ -234,7 +236,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) context() contextView {
-	a := s.o.Run.Agent()
+	a := s.o.Run
 	p := a.ContextReport()
 	return contextView{System: p.System - p.Project, Project: p.Project, Tools: p.Tools, Summary: p.Summary, History: p.History, Window: p.Window, Used: a.ContextSize()}
 }
@@ -255,7 +257,7 @@ func (s *Server) earlier(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "before is a message index", http.StatusBadRequest)
 		return
 	}
-	msgs := s.o.Run.Agent().Session().Messages()
+	msgs := s.o.Run.Session().Messages()
 	before = min(before, len(msgs))
 	from := max(0, before-pageLimit)
 	writeJSON(w, map[string]any{"messages": viewOfMessages(msgs[from:before]), "earlier": from})
@@ -269,7 +271,7 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	done(w, s.o.Driver.Send(req.Text, req.Queue), http.StatusBadRequest)
+	done(w, s.loop.Send(req.Text, req.Queue), http.StatusBadRequest)
 }
 
 // done answers 204 No Content, or err with status.
@@ -291,10 +293,10 @@ func (s *Server) pending(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.Remove {
-		done(w, s.o.Driver.Remove(req.ID), http.StatusConflict)
+		done(w, s.loop.Remove(req.ID), http.StatusConflict)
 		return
 	}
-	done(w, s.o.Driver.Edit(req.ID, req.Text), http.StatusConflict)
+	done(w, s.loop.Edit(req.ID, req.Text), http.StatusConflict)
 }
 
 func (s *Server) approval(w http.ResponseWriter, r *http.Request) {
@@ -348,12 +350,12 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	if s.o.Driver.Running() {
+	if s.loop.Running() {
 		http.Error(w, "a turn is running: stop it or wait for it", http.StatusConflict)
 		return
 	}
 	host := s.o.Run.Sessions()
-	a := s.o.Run.Agent()
+	a := s.o.Run
 	switch {
 	case req.New:
 		host.Started(a.NewSession())
@@ -380,6 +382,6 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	title := session.Title(firstQuestion(s.o.Run.Agent().Session().Messages()))
+	title := session.Title(firstQuestion(s.o.Run.Session().Messages()))
 	writeJSON(w, map[string]any{"turns": rows, "context": s.context(), "title": listener.String(title)})
 }

@@ -3,10 +3,16 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 
+	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/internal/xdg"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tui"
+	"github.com/chatrepl/chat/web"
 )
 
 // runREPL opens the interactive terminal UI.
@@ -21,9 +27,55 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	if err != nil {
 		return err
 	}
-	return tui.RunSession(ctx, spec, tui.SessionOptions{
-		HistoryPath: xdg.State.Chat(d.getenv, "history.jsonl"),
-		Fullscreen:  o.fullscreen, NoColor: d.getenv("NO_COLOR") != "", Plan: o.plan, Serve: o.serve,
-		Input: d.termIn, Output: d.termOut, Stderr: d.stderr,
-	})
+	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
+		return err
+	}
+	return replSession(ctx, spec, d, o)
+}
+
+// replSession opens the run spec asks for and shows it in the terminal
+// until the person quits. Approvals ask in the terminal, and in a page
+// too once /serve put the session on one: the page is wired here, so
+// neither front end imports the other.
+func replSession(ctx context.Context, spec app.Spec, d deps, o *rootOptions) error {
+	ls := listener.NewList()
+	approvals := tui.NewApprovals()
+	share := web.NewShare(approvals) // /serve: the page asks too, once it is there
+	spec.Listeners, spec.Cancellable, spec.Interloper, spec.Approver = ls, control.NewCancellable(), control.NewInterloper(), share
+	spec.Elicitor = approvals.Elicit // a server's form shows under the transcript
+	run, err := app.Open(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	run.Start(ctx, app.ProbeAtStart)
+	if o.plan {
+		if err := run.SetPlanning(true); err != nil && !run.Planning() {
+			return err
+		} // else the status bar says plan mode; a command says why it cannot run
+	}
+	// From here on the screen is the program's: hooks report into it.
+	notice := ls.Warn
+	run.OnScreen(notice)
+	run.AskHookTrust(ctx, approvals)
+	err = tui.Run(ctx, tui.Options{
+		App: run, HistoryPath: xdg.State.Chat(d.getenv, "history.jsonl"), Fullscreen: o.fullscreen, NoColor: d.getenv("NO_COLOR") != "",
+		Approvals: approvals, Input: d.termIn, Output: d.termOut,
+		Share: web.Sharer(ctx, run, share), ShareAtStart: o.serve,
+		// The first frame waits neither for a server to start nor for the
+		// box: they start behind it, the servers' tools join as they come,
+		// and the box's notice says which box is in force before anything
+		// runs in it.
+		Listening: func() {
+			run.StartBox()
+			run.ConnectEager(ctx, notice)
+		},
+	}, ls)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	if id := run.SessionID(); id != "" && run.Session().Len() > 1 {
+		fmt.Fprintf(d.stderr, "session saved · chat --resume %s\n", session.ShortID(id))
+	}
+	return nil
 }
