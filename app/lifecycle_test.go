@@ -58,7 +58,7 @@ func TestAFailedTurnIsSavedWhenItEnds(t *testing.T) {
 		<-fail
 		return oaitest.Fail{Status: 400, Message: "bad request"}
 	})
-	r := open(t, m.spec(srv))
+	r := openClosed(t, m.spec(srv))
 	done := make(chan error)
 	go func() { done <- r.NewTurn(context.Background(), "the lost question").Run().Err }()
 	<-asked
@@ -80,7 +80,7 @@ func TestAFailedTurnIsSavedWhenItEnds(t *testing.T) {
 // turn's own save before it cannot bring the cut exchange back).
 func TestEditsAreSavedAtOnce(t *testing.T) {
 	m := newMachine(t)
-	r := open(t, m.spec(oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})))
+	r := openClosed(t, m.spec(oaitest.New(t, oaitest.Answer{Text: "first answer"}, oaitest.Answer{Text: "second answer"})))
 	ask(t, r, "first", "second")
 	if file := sessionFile(t, r); !strings.Contains(file, "second answer") {
 		t.Fatalf("the turn was not saved:\n%s", file)

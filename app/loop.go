@@ -197,6 +197,9 @@ func (l *Loop) RunTurns(ctx context.Context, t *agent.Turn, next func(text strin
 		left := l.leftoversLocked()
 		if out.Err != nil || len(left) == 0 || ctx.Err() != nil || l.newTurn == nil {
 			l.running = false
+			if len(left) > 0 && l.unsent != nil {
+				l.unsent(left) // before idle: the page has it back first
+			}
 			l.publishLocked()
 			l.idle.Broadcast()
 			l.mu.Unlock()
@@ -214,17 +217,9 @@ func (l *Loop) RunTurns(ctx context.Context, t *agent.Turn, next func(text strin
 }
 
 // drive runs the turns of text sent at idle; what a failed or stopped
-// turn never took goes to the watchers' "unsent".
+// turn never took goes to OnUnsent's watcher.
 func (l *Loop) drive(ctx context.Context, text string) {
-	_, left := l.RunTurns(ctx, l.newTurn(ctx, text), nil)
-	if len(left) > 0 {
-		l.mu.Lock()
-		unsent := l.unsent
-		l.mu.Unlock()
-		if unsent != nil {
-			unsent(left)
-		}
-	}
+	l.RunTurns(ctx, l.newTurn(ctx, text), nil)
 }
 
 // Wait returns once no turn runs.
@@ -259,8 +254,9 @@ func (l *Loop) OnPending(f func([]Pending)) {
 	l.mu.Unlock()
 }
 
-// OnUnsent is told what a turn the loop ran itself never took, once it
-// failed or was stopped (the page puts it back in its input).
+// OnUnsent is told what the turns never took, once they failed or were
+// stopped (the page puts it back in its input); like OnPending's, f must
+// neither block nor call the loop.
 func (l *Loop) OnUnsent(f func([]string)) {
 	l.mu.Lock()
 	l.unsent = f

@@ -52,6 +52,13 @@ func heldServer(t *testing.T) (*oaitest.Server, *oaitest.Gate) {
 	return srv, gate
 }
 
+// openClosed is open, closed when the test ends.
+func openClosed(t *testing.T, spec Spec) *Run {
+	r := open(t, spec)
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
 // userTexts are the questions the session holds.
 func userTexts(r *Run) []string {
 	var out []string
@@ -69,7 +76,7 @@ func userTexts(r *Run) []string {
 func TestLoopRunsWhatIsSentDuringATurn(t *testing.T) {
 	srv, gate := heldServer(t)
 	m := newMachine(t)
-	r := open(t, m.spec(srv))
+	r := openClosed(t, m.spec(srv))
 	l := r.Loop()
 	var f frontEnd
 	f.watch(l)
@@ -108,7 +115,7 @@ func TestLoopRunsWhatIsSentDuringATurn(t *testing.T) {
 func TestLoopStopGivesBackWhatWasNotTaken(t *testing.T) {
 	srv, gate := heldServer(t)
 	m := newMachine(t)
-	r := open(t, m.spec(srv))
+	r := openClosed(t, m.spec(srv))
 	l := r.Loop()
 	var f frontEnd
 	f.watch(l)
@@ -214,7 +221,7 @@ func TestRunTurnsTakesLateSteering(t *testing.T) {
 			})
 		}
 	}))
-	r := open(t, spec)
+	r := openClosed(t, spec)
 	l = r.Loop()
 	var announced []string
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
