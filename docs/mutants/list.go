@@ -39,7 +39,7 @@ var mutants = []mutant{
 		Breaks: "\"always\" accepted where the card did not offer it"},
 	{File: "acpserver/permission.go", From: "return tool.Decision{Verdict: tool.Deny, Reason: \"the user declined\"}, nil\n}", To: "return tool.Decision{Verdict: tool.Allow}, nil\n}",
 		Breaks: "a Reject answer allows the call"},
-	{File: "acpserver/server.go", From: "l.s.Agent.Cancel(\"the editor closed the session\")", To: "_ = l.s",
+	{File: "acpserver/server.go", From: "l.s.Loop.Stop(\"the editor closed the session\")", To: "_ = l.s",
 		Breaks: "closing a session does not cancel its turn"},
 	{File: "app/loop.go", From: "if out.Err != nil || len(left) == 0 ||", To: "if true || out.Err != nil || len(left) == 0 ||",
 		Breaks: "text steered in after the turn's last look is dropped (ACP's prompt, the page's turns)"},
