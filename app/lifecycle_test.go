@@ -118,3 +118,28 @@ func TestAChangedHookScriptAsksAgain(t *testing.T) {
 		t.Fatalf("a changed script is still trusted: note %q", note)
 	}
 }
+
+// TestAScriptChangedMidSessionIsAskedAbout: a trusted hook whose script
+// changes while chat runs is put to the person before it runs again; a
+// yes trusts the new content.
+func TestAScriptChangedMidSessionIsAskedAbout(t *testing.T) {
+	srv := oaitest.New(t)
+	m := newMachine(t)
+	m.file(t, ".chat/start.sh", "echo first\n")
+	m.file(t, ".chat/hooks.toml", "[[hooks.SessionStart]]\ncommand = \"sh .chat/start.sh\"\n")
+	spec := m.configured(t, srv, "")
+	r := open(t, spec)
+	<-r.AskHookTrust(context.Background(), &yes{})
+	r.Close()
+	asker := &yes{}
+	again := openClosed(t, spec)
+	<-again.AskHookTrust(context.Background(), asker) // the REPL's: nothing waits, changes are asked
+	m.file(t, ".chat/start.sh", "echo rewritten by a command\n")
+	again.Sessions().Started(again.NewSession()) // /new: SessionStart runs again
+	if len(asker.asked) != 1 || !strings.Contains(asker.asked[0].Review.Summary, "changed since you trusted it") {
+		t.Fatalf("asked %+v", asker.asked)
+	}
+	if h, err := HooksHere(m.env, spec.Config); err != nil || strings.Contains(h.List(), "not trusted") {
+		t.Fatalf("the new script is not trusted: %v %s", err, h.List())
+	}
+}
