@@ -22,7 +22,9 @@ func shellCall(id, command string) oaitest.Reply {
 	return oaitest.Answer{Calls: []oaitest.Call{{ID: id, Name: "run_shell", Args: `{"command":` + quote(command) + `}`}}}
 }
 
-func quote(s string) string { return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"` }
+func quote(s string) string {
+	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}
 
 // TestABoxedRun: a run whose commands are boxed (as root and as an
 // ordinary user): plan mode makes the box read-only and gives it back;
