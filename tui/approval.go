@@ -164,7 +164,7 @@ func (m *Model) onApproval(msg approvalMsg) {
 	m.asking = &asking{approvalMsg: msg}
 	m.live.state = "waiting for your approval"
 	m.notice = ""
-	_, body, room := m.approvalLayout()
+	_, body, room := m.asking.layout(&m.st, m.width, m.height, lineCount(m.belowApproval()))
 	m.asking.clamp(len(body), room)
 }
 
@@ -190,7 +190,7 @@ func (m *Model) approvalKey(key string) bool {
 		}
 		return false
 	}
-	_, body, room := m.approvalLayout()
+	_, body, room := m.asking.layout(&m.st, m.width, m.height, lineCount(m.belowApproval()))
 	a.clamp(len(body), room)
 	switch key {
 	case "up":
@@ -210,7 +210,7 @@ func (m *Model) approvalKey(key string) bool {
 		// its end instead.
 		if !a.seenEnd {
 			m.notice = "that is the end of it: press " + key + " again to approve"
-			_, body, room := m.approvalLayout() // the notice takes a row
+			_, body, room := m.asking.layout(&m.st, m.width, m.height, lineCount(m.belowApproval())) // the notice takes a row
 			a.top = len(body)
 			a.clamp(len(body), room)
 			return true
@@ -252,7 +252,7 @@ func (m *Model) answer(d tool.Decision, note string) {
 	m.live.state = "running"
 	m.notice = ""
 	if note != "" {
-		m.print(m.noticeBlock(m.st.notice, "  "+listener.VisibleString(note)))
+		m.print(m.blocks().notice(m.st.notice, "  "+listener.VisibleString(note)))
 	}
 }
 
@@ -266,12 +266,12 @@ func grantList(gs []tool.Grant) string {
 
 // approvalHead is what is always on screen while asking: what the tool
 // wants, the resolved target, why it asks, any warning.
-func (m *Model) approvalHead() []string {
-	r := m.asking.req
-	width := max(m.width, 20)
+func (a *asking) head(st *styles, width int) []string {
+	r := a.req
+	width = max(width, 20)
 	var head []string
 	title := "? " + truncateWidth(visibleLine(r.Tool), 40) + " wants to: "
-	if who := m.asking.origin.Agent; isSubAgent(who) {
+	if who := a.origin.Agent; isSubAgent(who) {
 		title = "? " + truncateWidth(visibleLine(who), 30) + " · " + truncateWidth(visibleLine(r.Tool), 40) + " wants to: "
 	}
 	summary := r.Review.Summary
@@ -280,24 +280,24 @@ func (m *Model) approvalHead() []string {
 	}
 	for i, l := range wrapVisible(summary, width-2) {
 		if i == 0 {
-			head = append(head, m.st.warn.Render(title)+l)
+			head = append(head, st.warn.Render(title)+l)
 		} else {
 			head = append(head, "  "+l)
 		}
 	}
 	if t := r.Review.Target; t != "" && r.Review.Command == "" && !strings.Contains(summary, t) {
 		for _, l := range wrapVisible("target: "+t, width-2) {
-			head = append(head, "  "+m.st.dim.Render(l))
+			head = append(head, "  "+st.dim.Render(l))
 		}
 	}
 	if w := r.Review.Warning; w != "" {
 		for _, l := range wrapVisible("⚠ "+w, width-2) {
-			head = append(head, "  "+m.st.warn.Render(l))
+			head = append(head, "  "+st.warn.Render(l))
 		}
 	}
 	for _, why := range r.Why {
 		for _, l := range wrapVisible("asks because "+why, width-2) {
-			head = append(head, "  "+m.st.hint.Render(l))
+			head = append(head, "  "+st.hint.Render(l))
 		}
 	}
 	return head
@@ -305,9 +305,9 @@ func (m *Model) approvalHead() []string {
 
 // approvalBody is the whole command or diff, wrapped to the width, every
 // control character and line break made visible. It is never cut.
-func (m *Model) approvalBody() []string {
-	r := m.asking.req
-	width := max(m.width-4, 16)
+func (a *asking) body(st *styles, width int) []string {
+	r := a.req
+	width = max(width-4, 16)
 	var body []string
 	if c := r.Review.Command; c != "" {
 		lines := strings.Split(c, "\n")
@@ -323,7 +323,7 @@ func (m *Model) approvalBody() []string {
 						prefix = "> "
 					}
 				}
-				body = append(body, m.st.toolName.Render(prefix)+w)
+				body = append(body, st.toolName.Render(prefix)+w)
 			}
 		}
 		return body
@@ -332,12 +332,12 @@ func (m *Model) approvalBody() []string {
 		if l == "" && r.Review.Detail == "" {
 			continue
 		}
-		style := m.st.dim
+		style := st.dim
 		switch {
 		case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
-			style = m.st.toolOK
+			style = st.toolOK
 		case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
-			style = m.st.err
+			style = st.err
 		}
 		for _, w := range wrapVisible(l, width) {
 			body = append(body, "  "+style.Render(w))
@@ -357,12 +357,14 @@ func wrapVisible(s string, width int) []string {
 // approvalLayout is the prompt's head and whole body, and how many body
 // lines fit with the head, the scroll line, the footer, what is below and
 // the row the frame keeps free.
-func (m *Model) approvalLayout() (head, body []string, room int) {
-	head, body = m.approvalHead(), m.approvalBody()
-	if m.height <= 0 {
+// layout is the head, the body and the room for it in a frame of
+// width×height with below lines under the prompt.
+func (a *asking) layout(st *styles, width, height, below int) (head, body []string, room int) {
+	head, body = a.head(st, width), a.body(st, width)
+	if height <= 0 {
 		return head, body, 24
 	}
-	return head, body, max(m.height-len(head)-2-lineCount(m.belowApproval())-1, 3)
+	return head, body, max(height-len(head)-2-below-1, 3)
 }
 
 // clamp keeps top in range and notes when the last line is on screen.
@@ -375,12 +377,11 @@ func (a *asking) clamp(n, room int) {
 
 // approvalView shows what the tool will do and the choices; a body taller
 // than the room scrolls, and says where it is.
-func (m *Model) approvalView() string {
-	a := m.asking
+func (a *asking) view(st *styles, width, height, below int, typing bool) string {
 	if a == nil {
 		return ""
 	}
-	head, body, room := m.approvalLayout()
+	head, body, room := a.layout(st, width, height, below)
 	// The window may have shrunk since the last key: fit top to it here,
 	// without changing the model (View only draws).
 	top := max(0, min(a.top, len(body)-room))
@@ -388,13 +389,13 @@ func (m *Model) approvalView() string {
 	end := min(top+room, len(body))
 	lines = append(lines, body[top:end]...)
 	if len(body) > room {
-		lines = append(lines, m.st.hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ pgup/pgdn to scroll", top+1, end, len(body))))
+		lines = append(lines, st.hint.Render(fmt.Sprintf("  lines %d–%d of %d · ↑/↓ pgup/pgdn to scroll", top+1, end, len(body))))
 	}
 	switch {
 	case a.reasoning:
-		lines = append(lines, m.st.hint.Render("type why, then enter (esc goes back)"))
-	case !m.promptTakesKeys(m.now()):
-		lines = append(lines, m.st.hint.Render(truncateWidth("⌨ you are typing: the question waits · tab answers it · ctrl+c cancels the turn", m.width)))
+		lines = append(lines, st.hint.Render("type why, then enter (esc goes back)"))
+	case typing:
+		lines = append(lines, st.hint.Render(truncateWidth("⌨ you are typing: the question waits · tab answers it · ctrl+c cancels the turn", width)))
 	default:
 		// The choices first: a long "always" scope is what gets cut.
 		footer := "[y]es  [n]o  [t]ell it why"
@@ -408,7 +409,7 @@ func (m *Model) approvalView() string {
 		if a.idle {
 			cancels = "  · esc: no"
 		}
-		lines = append(lines, m.st.statusHi.Render(truncateWidth(footer+cancels, m.width)))
+		lines = append(lines, st.statusHi.Render(truncateWidth(footer+cancels, width)))
 	}
 	return strings.Join(lines, "\n")
 }

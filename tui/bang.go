@@ -91,7 +91,7 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 	case bangDoneMsg:
 		m.bang, m.stream.toolOut = nil, ""
 		run.cancel()
-		m.print(m.bangBlock(run, msg))
+		m.print(m.blocks().bang(run, msg))
 		m.app.AddContext(bangContext(run, msg))
 		m.notice = "the command and its output go with your next message"
 		if len(m.loop.Pending()) > 0 && !m.busy {
@@ -103,26 +103,26 @@ func (m *Model) onBang(msg tea.Msg) tea.Cmd {
 }
 
 // bangBlock is the command's output in the transcript: its last lines.
-func (m *Model) bangBlock(run *bangRun, done bangDoneMsg) string {
+func (bl blocks) bang(run *bangRun, done bangDoneMsg) string {
 	out := strings.TrimRight(listener.VisibleString(run.out.String()), "\n")
 	var b strings.Builder
 	if out != "" {
 		lines := strings.Split(out, "\n")
 		if len(lines) > bangShown {
-			b.WriteString(m.st.dim.Render(fmt.Sprintf("  … %d lines above", len(lines)-bangShown)) + "\n")
+			b.WriteString(bl.st.dim.Render(fmt.Sprintf("  … %d lines above", len(lines)-bangShown)) + "\n")
 			lines = lines[len(lines)-bangShown:]
 		}
 		for _, l := range lines {
-			b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
+			b.WriteString(bl.st.dim.Render("  │ "+truncateWidth(l, bl.width-4)) + "\n")
 		}
 	}
 	switch {
 	case done.err != nil:
-		b.WriteString(m.st.err.Render("  ⎿ " + firstLine(done.err.Error(), m.width-6)))
+		b.WriteString(bl.st.err.Render("  ⎿ " + firstLine(done.err.Error(), bl.width-6)))
 	case done.exit != 0:
-		b.WriteString(m.st.err.Render(fmt.Sprintf("  ⎿ exit status %d", done.exit)))
+		b.WriteString(bl.st.err.Render(fmt.Sprintf("  ⎿ exit status %d", done.exit)))
 	default:
-		b.WriteString(m.st.toolOK.Render("  ⎿ ") + m.st.dim.Render("done"))
+		b.WriteString(bl.st.toolOK.Render("  ⎿ ") + bl.st.dim.Render("done"))
 	}
 	return b.String()
 }

@@ -11,78 +11,100 @@ import (
 	"github.com/chatrepl/chat/listener"
 )
 
-// Block renderers: each turns one finished thing into the text printed
-// above the live region. Model and tool text arrive here sanitized.
+// blocks renders the transcript's blocks: each turns one finished thing
+// into the text printed above the live region, at the frame's width, with
+// details (thinking, tool output in full) shown or not. Model and tool
+// text arrive here sanitized.
+type blocks struct {
+	st      *styles
+	width   int
+	details bool
+}
 
-func (m *Model) userBlock(text string, midLoop bool) string {
-	label, style := "›", m.st.user
+// blocks is the renderer as the frame is now.
+func (m *Model) blocks() blocks { return blocks{st: &m.st, width: m.width, details: m.details} }
+
+func (b blocks) user(text string, midLoop bool) string {
+	label, style := "›", b.st.user
 	if midLoop {
-		label, style = "↳", m.st.userMid
+		label, style = "↳", b.st.userMid
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if len(lines) > 12 {
 		n := len(lines)
-		lines = append(lines[:10:10], m.st.dim.Render(fmt.Sprintf("… %d more lines", n-10)))
+		lines = append(lines[:10:10], b.st.dim.Render(fmt.Sprintf("… %d more lines", n-10)))
 	}
-	var b strings.Builder
+	var out strings.Builder
 	for i, l := range lines {
 		// Wrapped here at word boundaries, continuation lines indented
 		// under the text (the terminal would cut mid-word, at column 0).
-		for j, part := range strings.Split(wrap(l, max(m.width-2, 10)), "\n") {
+		for j, part := range strings.Split(wrap(l, max(b.width-2, 10)), "\n") {
 			switch {
 			case i == 0 && j == 0:
-				b.WriteString(style.Render(label) + " " + part)
+				out.WriteString(style.Render(label) + " " + part)
 			default:
-				b.WriteString("\n  " + part)
+				out.WriteString("\n  " + part)
 			}
 		}
 	}
-	return b.String()
+	return out.String()
 }
 
-func (m *Model) toolCallLine(name, args string) string {
+func (b blocks) toolCall(name, args string) string {
 	name = visibleLine(name)
-	return m.st.toolName.Render("⏺ "+name) + " " + m.st.toolArgs.Render(compactArgs(args, max(m.width-len(name)-4, 20)))
+	return b.st.toolName.Render("⏺ "+name) + " " + b.st.toolArgs.Render(compactArgs(args, max(b.width-len(name)-4, 20)))
 }
 
-func (m *Model) toolResultBlock(e listener.ToolResult) string {
+func (b blocks) toolResult(e listener.ToolResult) string {
 	content := listener.VisibleString(e.Content)
 	lines := strings.Split(strings.TrimRight(content, "\n"), "\n")
 	var head string
 	if e.Err != nil {
-		head = m.st.err.Render("  ⎿ error: ") + firstLine(listener.VisibleString(e.Err.Error()), m.width-12)
+		head = b.st.err.Render("  ⎿ error: ") + firstLine(listener.VisibleString(e.Err.Error()), b.width-12)
 	} else {
-		head = m.st.toolOK.Render("  ⎿ ") + m.st.dim.Render(summarize(content))
+		head = b.st.toolOK.Render("  ⎿ ") + b.st.dim.Render(summarize(content))
 	}
-	if !m.details {
+	if !b.details {
 		return head
 	}
 	shown := lines
 	if len(shown) > 40 {
 		shown = append(shown[:40:40], fmt.Sprintf("… %d more lines", len(lines)-40))
 	}
-	var b strings.Builder
-	b.WriteString(head)
+	var out strings.Builder
+	out.WriteString(head)
 	for _, l := range shown {
-		b.WriteString("\n    " + m.st.dim.Render(truncateWidth(l, m.width-4)))
+		out.WriteString("\n    " + b.st.dim.Render(truncateWidth(l, b.width-4)))
 	}
-	return b.String()
+	return out.String()
 }
 
-func (m *Model) thinkingBlock(text string) string {
+func (b blocks) thinking(text string) string {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return ""
 	}
-	if !m.details {
+	if !b.details {
 		words := len(strings.Fields(text))
-		return m.st.thinking.Render(fmt.Sprintf("✻ thought for %d words (ctrl+o shows thinking)", words))
+		return b.st.thinking.Render(fmt.Sprintf("✻ thought for %d words (ctrl+o shows thinking)", words))
 	}
-	return m.st.thinking.Render(wrap("✻ "+text, m.width))
+	return b.st.thinking.Render(wrap("✻ "+text, b.width))
 }
 
-func (m *Model) noticeBlock(style lipgloss.Style, text string) string {
-	return style.Render(wrap(text, m.width))
+func (b blocks) notice(style lipgloss.Style, text string) string {
+	return style.Render(wrap(text, b.width))
+}
+
+// toolOut is the last lines a running command printed ("" for none).
+func (b blocks) toolOut(text string) string {
+	if text == "" {
+		return ""
+	}
+	var out strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		out.WriteString(b.st.dim.Render("  │ "+truncateWidth(l, b.width-4)) + "\n")
+	}
+	return strings.TrimRight(out.String(), "\n")
 }
 
 // compactArgs shows a tool call's JSON arguments on one line.

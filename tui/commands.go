@@ -15,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/internal/steps"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
 )
 
 type command struct {
@@ -69,36 +70,35 @@ func findCommand(name string) (command, bool) {
 }
 
 // completionView lists the commands matching what is typed after "/".
-func (m *Model) completionView() string {
-	v := m.input.value()
+func completionView(st *styles, v string, all []command) string {
 	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
 		return ""
 	}
 	var lines []string
-	for _, c := range m.allCommands() {
+	for _, c := range all {
 		if strings.HasPrefix(c.name, v) {
-			lines = append(lines, m.st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+m.st.dim.Render(fmt.Sprintf(" %-10s %s", c.args, c.help)))
+			lines = append(lines, st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+st.dim.Render(fmt.Sprintf(" %-10s %s", c.args, c.help)))
 		}
 	}
 	return strings.Join(lines, "\n")
 }
 
 // allCommands are the built-in commands and the MCP servers' prompts.
-func (m *Model) allCommands() []command {
-	return append(slices.Clip(commands), m.mcpCommands()...)
+func allCommands(mc *app.MCP) []command {
+	return append(slices.Clip(commands), mcpCommands(mc)...)
 }
 
 // completeCommand extends "/mo" as far as the matches agree; a /SERVER:
 // completed connects that server, so its prompts can be offered.
 func (m *Model) completeCommand() tea.Cmd {
-	m.completeCommandName()
+	completeCommandName(&m.input, allCommands(m.app.MCP()))
 	return m.connectForCompletion(strings.TrimPrefix(m.input.value(), "/"))
 }
 
-func (m *Model) completeCommandName() {
-	v := m.input.value()
+func completeCommandName(in *input, all []command) {
+	v := in.value()
 	var match []string
-	for _, c := range m.allCommands() {
+	for _, c := range all {
 		if strings.HasPrefix(c.name, v) {
 			match = append(match, c.name)
 		}
@@ -115,7 +115,7 @@ func (m *Model) completeCommandName() {
 	if len(match) == 1 && !strings.HasSuffix(common, ":") { // /SERVER: goes on with a prompt name
 		common += " "
 	}
-	m.input.set(common)
+	in.set(common)
 }
 
 // command runs a slash command; ok is false for text that only looks like
@@ -150,13 +150,13 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	a := m.app
 	switch c.name {
 	case "/help":
-		m.print(m.helpBlock())
+		m.print(m.blocks().help(m.app.MCP() != nil))
 	case "/new":
 		s := a.NewSession()
 		m.usage.reset()
 		m.lastAnswer, m.lastSynthesized = "", false
 		m.usage.contextUsed = 0
-		m.print(m.noticeBlock(m.st.notice, "── new session ──"))
+		m.print(m.blocks().notice(m.st.notice, "── new session ──"))
 		if host := m.app.Sessions(); host != nil {
 			return func() tea.Msg { // creating its file is IO
 				host.Started(s)
@@ -165,11 +165,11 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		}
 	case "/model":
 		if arg == "" {
-			m.print(m.noticeBlock(m.st.notice, "model: "+a.Model()+" · /models lists what the server offers"))
+			m.print(m.blocks().notice(m.st.notice, "model: "+a.Model()+" · /models lists what the server offers"))
 			break
 		}
 		a.SetModel(arg)
-		m.print(m.noticeBlock(m.st.notice, "model is now "+arg))
+		m.print(m.blocks().notice(m.st.notice, "model is now "+arg))
 		// Kept either way (some servers list nothing, or not all they
 		// serve), but a name the server does not list is said.
 		list := m.app.Models
@@ -192,18 +192,18 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 				}
 				list = "agents: " + strings.Join(names, ", ") + " · /agent NAME switches (default: none of them)"
 			}
-			m.print(m.noticeBlock(m.st.notice, list))
+			m.print(m.blocks().notice(m.st.notice, list))
 			break
 		}
 		if err := m.app.SwitchAgent(arg); err != nil {
-			m.print(m.noticeBlock(m.st.err, "✗ "+err.Error()))
+			m.print(m.blocks().notice(m.st.err, "✗ "+err.Error()))
 			break
 		}
 		m.agentName = arg
 		if arg == "default" {
 			m.agentName = ""
 		}
-		m.print(m.noticeBlock(m.st.notice, "agent is now "+arg+" (model "+a.Model()+")"))
+		m.print(m.blocks().notice(m.st.notice, "agent is now "+arg+" (model "+a.Model()+")"))
 	case "/models":
 		list := m.app.Models
 		return func() tea.Msg {
@@ -215,7 +215,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/steps":
 		sl := a.StepLimit()
 		if arg == "" || sl == nil {
-			m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget: %s tool calls per turn (/steps N sets it, 0 = unlimited)", steps.Budget(sl.Max()))))
+			m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("step budget: %s tool calls per turn (/steps N sets it, 0 = unlimited)", steps.Budget(sl.Max()))))
 			break
 		}
 		n, err := strconv.Atoi(arg)
@@ -225,18 +225,18 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			break
 		}
 		sl.SetMax(b.Max())
-		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("step budget set to %s", b)))
+		m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("step budget set to %s", b)))
 	case "/system":
 		if arg == "" {
 			sys := "(none)"
 			if msgs := a.Session().Messages(); len(msgs) > 0 && msgs[0].Role == session.RoleSystem {
 				sys = msgs[0].Content
 			}
-			m.print(m.noticeBlock(m.st.notice, "system prompt:\n"+sys))
+			m.print(m.blocks().notice(m.st.notice, "system prompt:\n"+sys))
 			break
 		}
 		a.SetSystem(arg)
-		m.print(m.noticeBlock(m.st.notice, "system prompt replaced"))
+		m.print(m.blocks().notice(m.st.notice, "system prompt replaced"))
 	case "/copy":
 		if m.lastAnswer == "" {
 			m.notice = "nothing to copy yet"
@@ -278,15 +278,20 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		if box := m.app.Sandbox(); box != "" {
 			b.WriteString("\n" + wrap(visibleLine(box), max(m.width-2, 20)))
 		}
-		m.print(m.noticeBlock(m.st.notice, b.String()))
+		m.print(m.blocks().notice(m.st.notice, b.String()))
 	case "/sandbox":
-		m.print(m.noticeBlock(m.st.notice, visibleLine(m.app.Sandbox())))
+		m.print(m.blocks().notice(m.st.notice, visibleLine(m.app.Sandbox())))
 	case "/network":
-		m.networkCommand(arg)
+		said, warn := networkCommand(m.app.Network(), arg)
+		style := m.st.notice
+		if warn {
+			style = m.st.warn
+		}
+		m.print(m.blocks().notice(style, said))
 	case "/skills":
 		skills := m.app.Skills()
 		if len(skills) == 0 {
-			m.print(m.noticeBlock(m.st.notice, "no skills: put a folder with a SKILL.md under .chat/skills here, or under the config folder's skills/"))
+			m.print(m.blocks().notice(m.st.notice, "no skills: put a folder with a SKILL.md under .chat/skills here, or under the config folder's skills/"))
 			break
 		}
 		var b strings.Builder
@@ -295,14 +300,14 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 			b.WriteString(fmt.Sprintf("\n  %-14s %s", visibleLine(sk.Name), truncateWidth(visibleLine(strings.Join(strings.Fields(sk.Description), " ")), max(m.width-18, 10))))
 			b.WriteString("\n  " + strings.Repeat(" ", 14) + " " + m.st.dim.Render(truncateWidth(visibleLine(sk.Dir), max(m.width-18, 10))))
 		}
-		m.print(m.noticeBlock(m.st.notice, b.String()))
+		m.print(m.blocks().notice(m.st.notice, b.String()))
 	case "/mcp":
 		servers := m.app.MCPStates()
 		if len(servers) == 0 {
-			m.print(m.noticeBlock(m.st.notice, "no MCP servers: add [mcp.NAME] to the config file, or chat mcp add"))
+			m.print(m.blocks().notice(m.st.notice, "no MCP servers: add [mcp.NAME] to the config file, or chat mcp add"))
 			break
 		}
-		m.print(m.noticeBlock(m.st.notice, m.mcpListing(servers)))
+		m.print(m.blocks().notice(m.st.notice, mcpListing(&m.st, m.width, servers)))
 	case "/retry":
 		return m.retry(), true
 	case "/undo":
@@ -325,9 +330,9 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	case "/compact":
 		return m.compact(arg), true
 	case "/context":
-		m.print(m.noticeBlock(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.app.ProjectFiles())))
+		m.print(m.blocks().notice(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.app.ProjectFiles())))
 	case "/cost":
-		m.print(m.noticeBlock(m.st.notice, m.costReport()))
+		m.print(m.blocks().notice(m.st.notice, m.usage.report(m.app, m.price)))
 	case "/init":
 		return m.startTurn(app.InitPrompt), true
 	case "/hooks":
@@ -335,7 +340,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		if list == "" {
 			list = "no hooks"
 		}
-		m.print(m.noticeBlock(m.st.notice, list))
+		m.print(m.blocks().notice(m.st.notice, list))
 	case "/ps":
 		return m.ps(arg), true
 	case "/serve":
@@ -344,7 +349,7 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.stopJob(arg)
 	case "/quit":
 		if m.busy {
-			m.cancel()
+			m.cancelBecause(atKeyboard)
 		}
 		return tea.Quit, true
 	}
@@ -354,12 +359,12 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 func (m *Model) onModels(msg modelsMsg) tea.Cmd {
 	if msg.check != "" {
 		if msg.err == nil && len(msg.models) > 0 && !slices.Contains(msg.models, msg.check) {
-			m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the server does not list %s (/models shows the %d it does); kept, since some servers serve more than they list", msg.check, len(msg.models))))
+			m.print(m.blocks().notice(m.st.warn, fmt.Sprintf("⚠ the server does not list %s (/models shows the %d it does); kept, since some servers serve more than they list", msg.check, len(msg.models))))
 		}
 		return nil
 	}
 	if msg.err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+		m.print(m.blocks().notice(m.st.err, "✗ "+msg.err.Error()))
 		return nil
 	}
 	cur := m.app.Model()
@@ -372,24 +377,24 @@ func (m *Model) onModels(msg modelsMsg) tea.Cmd {
 		}
 		b.WriteString("\n" + mark + id)
 	}
-	m.print(m.noticeBlock(m.st.notice, b.String()))
+	m.print(m.blocks().notice(m.st.notice, b.String()))
 	return nil
 }
 
-func (m *Model) helpBlock() string {
+func (bl blocks) help(withMCP bool) string {
 	var b strings.Builder
 	b.WriteString("keys: enter sends · shift+enter, alt+enter or ctrl+j: new line · ctrl+g: edit in $EDITOR · ↑/↓: history\n")
 	b.WriteString("while a turn runs: enter injects into it · tab queues for after it · ↑ on empty input edits the newest queued · ctrl+x deletes it\n")
 	b.WriteString("esc or ctrl+c cancels a turn · ctrl+c clears the input · ctrl+c twice or ctrl+d quits · ctrl+o shows thinking and tool output\n")
 	b.WriteString("esc esc on an empty input edits your last message · @ mentions a file (tab completes) · ! at the start runs your own shell command\n")
 	b.WriteString("shift+tab turns plan mode on or off (/plan, /go)\n")
-	if m.app.MCP() != nil {
+	if withMCP {
 		b.WriteString("MCP: /SERVER:PROMPT key=value runs a server's prompt · @SERVER:URI attaches its resource · tab moves to a server's question\n")
 	}
 	for _, c := range commands {
 		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s", c.name, c.args, c.help))
 	}
-	return m.noticeBlock(m.st.notice, b.String())
+	return bl.notice(bl.st.notice, b.String())
 }
 
 // contextOf is how much of the context window a history used at its last
@@ -404,32 +409,32 @@ func contextOf(msgs []session.Message) int {
 }
 
 // networkCommand is /network: the report, or allow / forget a host.
-func (m *Model) networkCommand(arg string) {
-	n := m.app.Network()
+// networkCommand is /network: it says what the box's network allows, or
+// changes it; warn marks what went wrong.
+func networkCommand(n *tool.Network, arg string) (said string, warn bool) {
 	verb, host, _ := strings.Cut(strings.TrimSpace(arg), " ")
 	host = strings.ToLower(strings.TrimSpace(host))
 	switch {
 	case n == nil:
-		m.print(m.noticeBlock(m.st.notice, "no network for boxed commands in this run (no sandbox, or one without a network namespace)"))
+		return "no network for boxed commands in this run (no sandbox, or one without a network namespace)", false
 	case verb == "":
-		m.print(m.noticeBlock(m.st.notice, listener.VisibleString(n.Report())))
+		return listener.VisibleString(n.Report()), false
 	case verb == "allow" && host != "":
 		if err := n.AllowForSession(host); err != nil {
-			m.print(m.noticeBlock(m.st.warn, visibleLine(err.Error())))
-			return
+			return visibleLine(err.Error()), true
 		}
-		m.print(m.noticeBlock(m.st.notice, "✓ boxed commands may reach "+visibleLine(host)+" in this session"))
+		return "✓ boxed commands may reach " + visibleLine(host) + " in this session", false
 	case verb == "forget" && host != "":
 		had, err := n.Forget(host)
 		switch {
 		case err != nil:
-			m.print(m.noticeBlock(m.st.warn, visibleLine(err.Error())))
+			return visibleLine(err.Error()), true
 		case had:
-			m.print(m.noticeBlock(m.st.notice, visibleLine(host)+" is no longer allowed by your answers (the config's list stays as it is)"))
+			return visibleLine(host) + " is no longer allowed by your answers (the config's list stays as it is)", false
 		default:
-			m.print(m.noticeBlock(m.st.notice, visibleLine(host)+" was not allowed by an answer of yours"))
+			return visibleLine(host) + " was not allowed by an answer of yours", false
 		}
 	default:
-		m.print(m.noticeBlock(m.st.warn, "usage: /network, /network allow HOST, /network forget HOST"))
+		return "usage: /network, /network allow HOST, /network forget HOST", true
 	}
 }

@@ -45,20 +45,18 @@ func (u *usageState) reset() { u.spent, u.turnSpent = spent{}, spent{} }
 // nextRequest is what sending the input now would carry: the request as
 // it stands plus the input, in tokens, and its cost where the model is
 // priced. The history's part is computed once per history and model.
-func (m *Model) nextRequest() string {
-	text := m.input.value()
-	if m.busy || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") || isBangLine(text) {
+func (u *usageState) nextRequest(a App, price func(string, session.Usage) (float64, bool), text string, busy bool) string {
+	if busy || strings.TrimSpace(text) == "" || strings.HasPrefix(text, "/") || isBangLine(text) {
 		return ""
 	}
-	a := m.app
 	key := fmt.Sprintf("%d %s", a.Session().Len(), a.Model())
-	if m.usage.nextBase.key != key {
-		m.usage.nextBase.key, m.usage.nextBase.tokens = key, a.ContextSize()
+	if u.nextBase.key != key {
+		u.nextBase.key, u.nextBase.tokens = key, a.ContextSize()
 	}
-	tokens := m.usage.nextBase.tokens + session.TextTokens(len(text))
+	tokens := u.nextBase.tokens + session.TextTokens(len(text))
 	label := "next ~" + human(tokens)
-	if m.price != nil {
-		if usd, ok := m.price(a.Model(), session.Usage{Prompt: tokens}); ok {
+	if price != nil {
+		if usd, ok := price(a.Model(), session.Usage{Prompt: tokens}); ok {
 			label += " " + pricing.Format(usd)
 		}
 	}
@@ -67,8 +65,7 @@ func (m *Model) nextRequest() string {
 
 // costReport is /cost: what the session and its last turn used and cost,
 // and what the next request carries, by part.
-func (m *Model) costReport() string {
-	a := m.app
+func (u *usageState) report(a App, price func(string, session.Usage) (float64, bool)) string {
 	var b strings.Builder
 	line := func(name string, s spent) {
 		fmt.Fprintf(&b, "%-8s input %s", name, human(s.in))
@@ -85,17 +82,17 @@ func (m *Model) costReport() string {
 		}
 		b.WriteString("\n")
 	}
-	line("session", m.usage.spent)
-	line("last turn", m.usage.turnSpent)
+	line("session", u.spent)
+	line("last turn", u.turnSpent)
 	p := a.ContextReport()
 	fmt.Fprintf(&b, "next request ~%s tokens: system %s, tools %s, summary %s, history %s (attachments %s)",
 		human(p.System+p.Tools+p.Summary+p.History), human(p.System), human(p.Tools), human(p.Summary), human(p.History), human(p.Files))
-	if m.price != nil {
-		if usd, ok := m.price(a.Model(), session.Usage{Prompt: p.System + p.Tools + p.Summary + p.History}); ok {
+	if price != nil {
+		if usd, ok := price(a.Model(), session.Usage{Prompt: p.System + p.Tools + p.Summary + p.History}); ok {
 			b.WriteString(" · its input " + pricing.Format(usd))
 		}
 	}
-	if src := m.app.PriceSource(a.Model()); src != "" {
+	if src := a.PriceSource(a.Model()); src != "" {
 		b.WriteString("\nprices: " + src)
 	}
 	return b.String()

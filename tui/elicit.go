@@ -77,13 +77,7 @@ func (m *Model) onElicit(msg elicitMsg) {
 	if msg.e.URL != "" {
 		// The address is printed whole, where it can be copied; nothing
 		// opens it.
-		m.print(m.noticeBlock(m.st.warn, "? "+visibleLine(msg.e.Server)+" asks you to visit: "+visibleLine(msg.e.URL)))
-	}
-}
-
-func (m *Model) onElicitGone(msg elicitGoneMsg) {
-	if f := m.form; f != nil && f.reply == msg.reply {
-		m.closeForm("  " + visibleLine(f.e.Server) + "'s question was withdrawn")
+		m.print(m.blocks().notice(m.st.warn, "? "+visibleLine(msg.e.Server)+" asks you to visit: "+visibleLine(msg.e.URL)))
 	}
 }
 
@@ -96,26 +90,29 @@ func (m *Model) formKey(k tea.KeyPressMsg) bool {
 			return false // typing: the form waits
 		}
 		f.focused, f.stash = true, m.input.value()
-		m.loadField()
+		m.notice = ""
+		f.load(&m.input)
 		return true
 	}
 	switch key {
 	case "esc":
-		m.keepField()
+		f.keep(&m.input)
 		f.focused = false
 		m.input.set(f.stash)
 		m.notice = "the form waits: tab goes back to it"
 		return true
 	case "up", "shift+tab":
-		m.keepField()
+		f.keep(&m.input)
 		f.field = max(f.field-1, 0)
-		m.loadField()
+		m.notice = ""
+		f.load(&m.input)
 		return true
 	case "down":
 		if !f.done() {
-			m.keepField()
+			f.keep(&m.input)
 			f.field++
-			m.loadField()
+			m.notice = ""
+			f.load(&m.input)
 		}
 		return true
 	}
@@ -128,9 +125,10 @@ func (m *Model) formKey(k tea.KeyPressMsg) bool {
 			m.notice = "✗ " + err.Error()
 			return true
 		}
-		m.keepField()
+		f.keep(&m.input)
 		f.field++
-		m.loadField()
+		m.notice = ""
+		f.load(&m.input)
 		return true
 	}
 	switch key {
@@ -142,7 +140,7 @@ func (m *Model) formKey(k tea.KeyPressMsg) bool {
 			}
 		}
 		f.reply <- app.ElicitAnswer{Action: "accept", Values: f.values}
-		m.closeForm("  ✓ answered " + visibleLine(f.e.Server) + m.formSummary())
+		m.closeForm("  ✓ answered " + visibleLine(f.e.Server) + f.summary())
 	case "d":
 		f.reply <- app.ElicitAnswer{Action: "decline"}
 		m.closeForm("  ✗ declined " + visibleLine(f.e.Server) + "'s question")
@@ -153,26 +151,24 @@ func (m *Model) formKey(k tea.KeyPressMsg) bool {
 	return true // nothing else is typed on the last screen
 }
 
-// loadField puts the current field's value in the input.
-func (m *Model) loadField() {
-	f := m.form
-	m.notice = ""
+// load puts the current field's value in the input.
+func (f *form) load(in *input) {
 	if f.done() {
-		m.input.set("")
+		in.set("")
 		return
 	}
-	m.input.set(f.values[f.e.Fields[f.field].Name])
+	in.set(f.values[f.e.Fields[f.field].Name])
 }
 
-// keepField takes the input's text as the current field's value.
-func (m *Model) keepField() {
-	if f := m.form; !f.done() {
-		f.values[f.e.Fields[f.field].Name] = strings.TrimSpace(m.input.value())
+// keep takes the input's text as the current field's value.
+func (f *form) keep(in *input) {
+	if !f.done() {
+		f.values[f.e.Fields[f.field].Name] = strings.TrimSpace(in.value())
 	}
 }
 
-func (m *Model) formSummary() string {
-	f := m.form
+// summary is what an accepted form sent, for the transcript.
+func (f *form) summary() string {
 	var parts []string
 	for _, fl := range f.e.Fields {
 		if v := f.values[fl.Name]; v != "" {
@@ -195,27 +191,27 @@ func (m *Model) closeForm(note string) {
 	if m.busy {
 		m.live.state = "running"
 	}
-	m.print(m.noticeBlock(m.st.notice, truncateWidth(note, max(m.width, 20))))
+	m.print(m.blocks().notice(m.st.notice, truncateWidth(note, max(m.width, 20))))
 }
 
-// formView is the question, its fields and what the keys do.
-func (m *Model) formView() string {
-	f := m.form
+// view is the question, its fields and what the keys do, in a frame of
+// width×height.
+func (f *form) view(st *styles, width, height int) string {
 	if f == nil {
 		return ""
 	}
-	width := max(m.width, 20)
+	width = max(width, 20)
 	var lines []string
 	for i, l := range wrapVisible(f.e.Server+" asks: "+f.e.Message, width-2) {
 		if i == 0 {
-			l = m.st.warn.Render("? ") + l
+			l = st.warn.Render("? ") + l
 		} else {
 			l = "  " + l
 		}
 		lines = append(lines, l)
 	}
 	if f.e.URL != "" {
-		lines = append(lines, "  "+m.st.toolName.Render(truncateWidth(visibleLine(f.e.URL), width-2))+m.st.dim.Render("  (not opened: visit it yourself)"))
+		lines = append(lines, "  "+st.toolName.Render(truncateWidth(visibleLine(f.e.URL), width-2))+st.dim.Render("  (not opened: visit it yourself)"))
 	}
 	var rows []string
 	for i, fl := range f.e.Fields {
@@ -234,16 +230,16 @@ func (m *Model) formView() string {
 		}
 		line := truncateWidth(fmt.Sprintf("%s%-22s %s", mark, truncateWidth(visibleLine(label), 22), value), width)
 		if current {
-			line = m.st.statusHi.Render(line)
+			line = st.statusHi.Render(line)
 		}
 		if room := width - ansi.StringWidth(line) - 3; room > 8 {
 			if hint := fieldHint(fl); hint != "" {
-				line += m.st.dim.Render("   " + truncateWidth(visibleLine(hint), room))
+				line += st.dim.Render("   " + truncateWidth(visibleLine(hint), room))
 			}
 		}
 		rows = append(rows, line)
 	}
-	if keep := max(m.height/2-len(lines)-1, 3); m.height > 0 && len(rows) > keep {
+	if keep := max(height/2-len(lines)-1, 3); height > 0 && len(rows) > keep {
 		// A tall form keeps the field being typed in view.
 		start := max(0, min(f.field-keep/2, len(rows)-keep))
 		rows = rows[start : start+keep]
@@ -260,7 +256,7 @@ func (m *Model) formView() string {
 	default:
 		footer = "[a]ccept  [d]ecline  [c]ancel  · ↑ back to the fields · esc back to your message"
 	}
-	lines = append(lines, m.st.statusHi.Render(truncateWidth(footer, width)))
+	lines = append(lines, st.statusHi.Render(truncateWidth(footer, width)))
 	return strings.Join(lines, "\n")
 }
 

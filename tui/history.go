@@ -30,7 +30,7 @@ func (m *Model) retry() tea.Cmd {
 		m.notice = "nothing to retry yet"
 		return nil
 	}
-	m.print(m.noticeBlock(m.st.notice, "↻ retrying the last question"))
+	m.print(m.blocks().notice(m.st.notice, "↻ retrying the last question"))
 	return m.startTurn(last.Content)
 }
 
@@ -41,7 +41,7 @@ func (m *Model) undo() {
 		m.notice = "nothing to undo"
 		return
 	}
-	m.print(m.noticeBlock(m.st.notice, "⤺ removed the last question and its answer"))
+	m.print(m.blocks().notice(m.st.notice, "⤺ removed the last question and its answer"))
 	if m.input.empty() {
 		m.input.set(last.Content)
 	}
@@ -93,10 +93,10 @@ type rewoundMsg struct {
 
 func (m *Model) onRewound(msg rewoundMsg) {
 	if msg.err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(msg.err.Error())))
+		m.print(m.blocks().notice(m.st.err, "✗ "+listener.VisibleString(msg.err.Error())))
 		return
 	}
-	m.print(m.noticeBlock(m.st.notice, listener.VisibleString(strings.TrimRight(msg.report, "\n"))))
+	m.print(m.blocks().notice(m.st.notice, listener.VisibleString(strings.TrimRight(msg.report, "\n"))))
 	if msg.question != "" {
 		msgs := m.app.Session().Messages()
 		m.usage.contextUsed = contextOf(msgs)
@@ -127,11 +127,11 @@ type resumedMsg struct {
 
 func (m *Model) onResumed(msg resumedMsg) {
 	if errors.Is(msg.err, session.ErrNoSession) {
-		m.print(m.noticeBlock(m.st.err, "✗ no saved session has that id; /sessions lists them"))
+		m.print(m.blocks().notice(m.st.err, "✗ no saved session has that id; /sessions lists them"))
 		return
 	}
 	if msg.err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(msg.err.Error())))
+		m.print(m.blocks().notice(m.st.err, "✗ "+listener.VisibleString(msg.err.Error())))
 		return
 	}
 	s := msg.s
@@ -147,11 +147,11 @@ type showResumedMsg struct{}
 // last question and what followed.
 func (m *Model) showResumed(msgs []session.Message) {
 	m.usage.contextUsed = contextOf(msgs)
-	m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("── resumed a session of %d messages ──", len(msgs))))
+	m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("── resumed a session of %d messages ──", len(msgs))))
 	// Show where it stopped: the last question and what followed.
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == session.RoleUser {
-			m.print(m.userBlock(listener.VisibleString(msgs[i].Content), false))
+			m.print(m.blocks().user(listener.VisibleString(msgs[i].Content), false))
 			for _, x := range msgs[i+1:] {
 				if x.Role == session.RoleAssistant && x.Content != "" {
 					m.print(m.md.render(listener.VisibleString(x.Content), m.width))
@@ -163,17 +163,19 @@ func (m *Model) showResumed(msgs []session.Message) {
 	if p := currentPlan(msgs); len(p.steps) > 0 && p.left() > 0 {
 		m.plan = p
 		m.plan.changed = true
-		m.printPlan()
+		if p := m.plan.finish(&m.st, m.width); p != "" {
+			m.print(p)
+		}
 	}
 	// Calls chat stopped in the middle of: said now, with what happens
 	// to them, not only under the next message as if they ran again.
 	started, waiting := session.SplitStarted(session.PendingCalls(msgs))
 	for _, c := range started {
-		m.print(m.noticeBlock(m.st.warn, "⚠ chat stopped while "+callLine(c)+" ran: it may have done part of its work. "+
+		m.print(m.blocks().notice(m.st.warn, "⚠ chat stopped while "+callLine(c)+" ran: it may have done part of its work. "+
 			"It is not run again; with your next message the model is told so."))
 	}
 	for _, c := range waiting {
-		m.print(m.noticeBlock(m.st.warn, "⏸ "+callLine(c)+" had not run when chat stopped: it runs, asking you first where it must, "+
+		m.print(m.blocks().notice(m.st.warn, "⏸ "+callLine(c)+" had not run when chat stopped: it runs, asking you first where it must, "+
 			"when you send your next message, before the model reads it."))
 	}
 }

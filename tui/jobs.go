@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/tool"
 )
 
 // The background jobs the agent started (run_shell with background):
@@ -37,7 +38,7 @@ func (m *Model) ps(arg string) tea.Cmd {
 		return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTick{id: id} })
 	}
 	if len(jobs) == 0 {
-		m.print(m.noticeBlock(m.st.notice, "no background jobs (the agent starts one with run_shell background, for a server or a watcher)"))
+		m.print(m.blocks().notice(m.st.notice, "no background jobs (the agent starts one with run_shell background, for a server or a watcher)"))
 		return nil
 	}
 	var b strings.Builder
@@ -50,7 +51,7 @@ func (m *Model) ps(arg string) tea.Cmd {
 			b.WriteString("  " + m.st.dim.Render(truncateWidth(last, max(m.width-m.width/3-30, 10))))
 		}
 	}
-	m.print(m.noticeBlock(m.st.notice, b.String()))
+	m.print(m.blocks().notice(m.st.notice, b.String()))
 	return nil
 }
 
@@ -67,9 +68,9 @@ func (m *Model) onFollowTick(t followTick) tea.Cmd {
 }
 
 // followView is the followed job's last lines ("" when none is).
-func (m *Model) followView() string {
-	j, ok := m.app.Jobs().Get(m.follow)
-	if m.follow == 0 || !ok {
+func followView(st *styles, width int, jobs *tool.Jobs, follow int) string {
+	j, ok := jobs.Get(follow)
+	if follow == 0 || !ok {
 		return ""
 	}
 	tail := listener.VisibleString(j.Tail(8))
@@ -77,10 +78,10 @@ func (m *Model) followView() string {
 		tail = "(no output yet)"
 	}
 	var b strings.Builder
-	b.WriteString(m.st.hint.Render(fmt.Sprintf("job %d · %s · %s · %s", j.ID, j.State(), j.For().Round(time.Second),
-		truncateWidth(visibleLine(j.Command), max(m.width-40, 16)))))
+	b.WriteString(st.hint.Render(fmt.Sprintf("job %d · %s · %s · %s", j.ID, j.State(), j.For().Round(time.Second),
+		truncateWidth(visibleLine(j.Command), max(width-40, 16)))))
 	for _, l := range strings.Split(tail, "\n") {
-		b.WriteString("\n" + m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)))
+		b.WriteString("\n" + st.dim.Render("  │ "+truncateWidth(l, width-4)))
 	}
 	return b.String()
 }
@@ -100,12 +101,12 @@ func (m *Model) stopJob(arg string) {
 	if m.follow == id {
 		m.follow = 0
 	}
-	m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("■ job %d stopped", id)))
+	m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("■ job %d stopped", id)))
 }
 
 // jobsStatus is the status bar's count of running jobs ("" for none).
-func (m *Model) jobsStatus() string {
-	if n := m.app.Jobs().Count(); n > 0 {
+func jobsStatus(jobs *tool.Jobs) string {
+	if n := jobs.Count(); n > 0 {
 		return fmt.Sprintf("jobs %d (/ps)", n)
 	}
 	return ""

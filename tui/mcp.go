@@ -61,7 +61,7 @@ func (m *Model) onPrompt(msg promptMsg) tea.Cmd {
 	m.notice = ""
 	switch {
 	case msg.err != nil:
-		m.print(m.noticeBlock(m.st.err, "✗ "+visibleLine(msg.err.Error())))
+		m.print(m.blocks().notice(m.st.err, "✗ "+visibleLine(msg.err.Error())))
 		if m.input.empty() {
 			m.input.set(msg.line) // nothing is lost: fix it and send again
 		}
@@ -117,8 +117,7 @@ func quoteArg(v string) string {
 
 // mcpCommands are the prompts of the connected servers as commands, and
 // each server not connected yet as /SERVER: (tab connects it).
-func (m *Model) mcpCommands() []command {
-	mc := m.app.MCP()
+func mcpCommands(mc *app.MCP) []command {
 	if mc == nil {
 		return nil
 	}
@@ -162,7 +161,7 @@ func (m *Model) onMCPConnected(msg mcpConnectedMsg) tea.Cmd {
 	delete(m.mcpConnecting, msg.name)
 	m.notice = ""
 	if msg.err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ "+visibleLine(msg.err.Error())))
+		m.print(m.blocks().notice(m.st.err, "✗ "+visibleLine(msg.err.Error())))
 		return nil
 	}
 	return m.refreshMentions()
@@ -170,8 +169,7 @@ func (m *Model) onMCPConnected(msg mcpConnectedMsg) tea.Cmd {
 
 // resourceMentions are the resources of the connected servers as @
 // completions (SERVER:URI), with their titles.
-func (m *Model) resourceMentions() (names []string, titles map[string]string) {
-	mc := m.app.MCP()
+func resourceMentions(mc *app.MCP) (names []string, titles map[string]string) {
 	if mc == nil {
 		return nil, nil
 	}
@@ -210,33 +208,33 @@ func readResources(mc *app.MCP, text string, confirmed bool, msg *mentionedMsg) 
 
 // mcpListing is /mcp: each server, its state, tools, prompts and
 // resources.
-func (m *Model) mcpListing(servers []MCPState) string {
+func mcpListing(st *styles, width int, servers []MCPState) string {
 	var b strings.Builder
 	b.WriteString("MCP servers (the model connects one with mcp_connect when it needs it; /SERVER:PROMPT runs a prompt, @SERVER:URI attaches a resource):")
-	w := max(m.width-16, 10)
+	w := max(width-16, 10)
 	for _, s := range servers {
 		status := s.Status
 		if s.Login != "" && s.Login != "-" {
 			status += " · " + s.Login
 		}
-		b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(status), max(m.width/2, 20)), truncateWidth(visibleLine(s.Transport), max(m.width/3, 16))))
+		b.WriteString(fmt.Sprintf("\n  %-12s %s · %s", visibleLine(s.Name), truncateWidth(visibleLine(status), max(width/2, 20)), truncateWidth(visibleLine(s.Transport), max(width/3, 16))))
 		indent := "\n  " + strings.Repeat(" ", 12) + " "
 		if len(s.Tools) > 0 {
-			b.WriteString(indent + m.st.dim.Render(truncateWidth(visibleLine("tools: "+strings.Join(s.Tools, ", ")), w)))
+			b.WriteString(indent + st.dim.Render(truncateWidth(visibleLine("tools: "+strings.Join(s.Tools, ", ")), w)))
 		}
 		if len(s.Prompts) > 0 {
 			var names []string
 			for _, p := range s.Prompts {
 				names = append(names, p.Command())
 			}
-			b.WriteString(indent + m.st.dim.Render(truncateWidth(visibleLine("prompts: "+strings.Join(names, " ")), w)))
+			b.WriteString(indent + st.dim.Render(truncateWidth(visibleLine("prompts: "+strings.Join(names, " ")), w)))
 		}
 		if len(s.Resources) > 0 {
 			var names []string
 			for _, r := range s.Resources {
 				names = append(names, r.Mention())
 			}
-			b.WriteString(indent + m.st.dim.Render(truncateWidth(visibleLine(fmt.Sprintf("resources (%d): %s", len(names), strings.Join(names, " "))), w)))
+			b.WriteString(indent + st.dim.Render(truncateWidth(visibleLine(fmt.Sprintf("resources (%d): %s", len(names), strings.Join(names, " "))), w)))
 		}
 	}
 	return b.String()

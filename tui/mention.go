@@ -98,7 +98,7 @@ func (m *Model) refreshMentions() tea.Cmd {
 			return filesMsg{files: f, err: err}
 		})
 	}
-	resources, titles := m.resourceMentions()
+	resources, titles := resourceMentions(m.app.MCP())
 	mn.titles = titles
 	candidates := mn.files
 	if len(resources) > 0 { // after the files: a bare @ shows the folder first
@@ -185,28 +185,27 @@ func (m *Model) mentionKey(key string) bool {
 	return true
 }
 
-// mentionView is the list under the input.
-func (m *Model) mentionView() string {
-	mn := &m.mention
-	tok, typing := mentionToken(m.input.value())
+// view is the list under the input, which holds typed.
+func (mn *mentions) view(st *styles, width int, typed string) string {
+	tok, typing := mentionToken(typed)
 	listing := typing && mn.loading && "@"+tok != mn.dismissed
 	if len(mn.matches) == 0 {
 		if listing {
-			return m.st.hint.Render("listing files…")
+			return st.hint.Render("listing files…")
 		}
 		return ""
 	}
 	var lines []string
 	for i, p := range mn.matches {
-		line := "  " + truncateWidth(visibleLine(p), m.width-4)
+		line := "  " + truncateWidth(visibleLine(p), width-4)
 		if i == mn.sel {
-			line = m.st.statusHi.Render("▸ " + truncateWidth(visibleLine(p), m.width-4))
+			line = st.statusHi.Render("▸ " + truncateWidth(visibleLine(p), width-4))
 		} else {
-			line = m.st.dim.Render(line)
+			line = st.dim.Render(line)
 		}
 		if t := mn.titles[p]; t != "" {
-			if room := m.width - ansi.StringWidth(line) - 3; room > 6 {
-				line += m.st.hint.Render("   " + truncateWidth(visibleLine(t), room))
+			if room := width - ansi.StringWidth(line) - 3; room > 6 {
+				line += st.hint.Render("   " + truncateWidth(visibleLine(t), room))
 			}
 		}
 		lines = append(lines, line)
@@ -215,7 +214,7 @@ func (m *Model) mentionView() string {
 	if listing {
 		hint = "listing the rest of the files… · " + hint
 	}
-	lines = append(lines, m.st.hint.Render(hint))
+	lines = append(lines, st.hint.Render(hint))
 	return strings.Join(lines, "\n")
 }
 
@@ -294,7 +293,7 @@ func (m *Model) onMentioned(msg mentionedMsg) tea.Cmd {
 		return nil
 	}
 	for _, e := range msg.errs {
-		m.print(m.noticeBlock(m.st.err, "✗ "+e))
+		m.print(m.blocks().notice(m.st.err, "✗ "+e))
 	}
 	m.attachments = append(m.attachments, msg.parts...)
 	if m.busy { // a turn started meanwhile: this one waits for it

@@ -321,13 +321,13 @@ func (m *Model) Init() tea.Cmd {
 // status bar.
 func (m *Model) belowApproval() string {
 	var parts []string
-	if f := m.followView(); f != "" {
+	if f := followView(&m.st, m.width, m.app.Jobs(), m.follow); f != "" {
 		parts = append(parts, f)
 	}
-	if p := m.planLive(); p != "" {
+	if p := m.plan.live(&m.st, m.width, m.busy); p != "" {
 		parts = append(parts, p)
 	}
-	if p := m.pendingView(); p != "" {
+	if p := pendingView(&m.st, m.width, m.loop.Pending()); p != "" {
 		parts = append(parts, p)
 	}
 	if m.notice != "" {
@@ -336,14 +336,14 @@ func (m *Model) belowApproval() string {
 	if len(m.attachments) > 0 {
 		parts = append(parts, m.st.after.Render(truncateWidth(attachmentList(m.attachments), m.width)))
 	}
-	if p := m.pickerView(); p != "" {
+	if p := m.picker.view(&m.st, m.width, m.now()); p != "" {
 		parts = append(parts, p)
 	}
-	if c := m.completionView(); c != "" {
+	if c := completionView(&m.st, m.input.value(), allCommands(m.app.MCP())); c != "" {
 		parts = append(parts, c)
 	}
 	parts = append(parts, m.input.view(m.width))
-	if l := m.mentionView(); l != "" {
+	if l := m.mention.view(&m.st, m.width, m.input.value()); l != "" {
 		parts = append(parts, l)
 	}
 	parts = append(parts, m.statusView())
@@ -376,10 +376,10 @@ func (m *Model) View() tea.View {
 // completes.
 func (m *Model) liveRegion() string {
 	content := m.belowApproval()
-	if a := m.approvalView(); a != "" {
+	if a := m.asking.view(&m.st, m.width, m.height, lineCount(content), m.asking != nil && !m.promptTakesKeys(m.now())); a != "" {
 		content = a + "\n" + content
 	}
-	if f := m.formView(); f != "" {
+	if f := m.form.view(&m.st, m.width, m.height); f != "" {
 		content = f + "\n" + content
 	}
 	rows := m.height - 1 // a frame as tall as the screen scrolls its top row away
@@ -396,16 +396,12 @@ func (m *Model) liveRegion() string {
 	return content
 }
 
-// transcriptRows is how many rows the fullscreen transcript has above the
-// live region.
-func (m *Model) transcriptRows() int { return m.height - lineCount(m.liveRegion()) }
-
 // liveView renders what the running completion shows: the tail of the
 // answer (re-rendered each frame, it is only the part after the last
 // printed paragraph), or the last lines of its thinking.
 func (m *Model) liveView() string {
 	if m.bang != nil {
-		return m.bangLive()
+		return m.blocks().toolOut(m.stream.toolOut) // a running ! command: its last lines
 	}
 	if !m.busy {
 		return ""
@@ -422,7 +418,7 @@ func (m *Model) liveView() string {
 		return m.stream.liveCache.out
 	}
 	if m.stream.toolOut != "" {
-		return m.toolOutView()
+		return m.blocks().toolOut(m.stream.toolOut)
 	}
 	if m.live.retry != "" && m.live.thinking == "" {
 		return m.st.hint.Render(truncateWidth(m.live.retry, m.width))
@@ -440,22 +436,6 @@ func (m *Model) liveView() string {
 func lineCount(s string) int { return strings.Count(s, "\n") + 1 }
 
 // lastLinesOf keeps the last n lines of s.
-// toolOutView is the last lines a running command printed.
-func (m *Model) toolOutView() string {
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(m.stream.toolOut, "\n"), "\n") {
-		b.WriteString(m.st.dim.Render("  │ "+truncateWidth(l, m.width-4)) + "\n")
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// bangLive is a running ! command: its last lines.
-func (m *Model) bangLive() string {
-	if m.stream.toolOut == "" {
-		return ""
-	}
-	return m.toolOutView()
-}
 
 func lastLinesOf(s string, n int) string {
 	if n <= 0 {

@@ -494,7 +494,7 @@ func TestUserMessagesWrapAtWords(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	f.m.width = 40
-	block := ansi.Strip(f.m.userBlock("please refactor the configuration loader so that environment variables win", false))
+	block := ansi.Strip(f.m.blocks().user("please refactor the configuration loader so that environment variables win", false))
 	lines := strings.Split(block, "\n")
 	if len(lines) < 2 {
 		t.Fatalf("not wrapped: %q", block)

@@ -1,10 +1,13 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/chatrepl/chat/app"
+)
 
 // pendingView lists what the person sent while the turn runs.
-func (m *Model) pendingView() string {
-	items := m.loop.Pending()
+func pendingView(st *styles, width int, items []app.Pending) string {
 	if len(items) == 0 {
 		return ""
 	}
@@ -13,13 +16,13 @@ func (m *Model) pendingView() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		label, style := "⇢ inject     ", m.st.inject
+		label, style := "⇢ inject     ", st.inject
 		if !p.Inject {
-			label, style = "⏭ after turn ", m.st.after
+			label, style = "⏭ after turn ", st.after
 		}
 		text := strings.ReplaceAll(p.Text, "\n", " ⏎ ")
-		b.WriteString(style.Render(label) + truncateWidth(text, m.width-14))
+		b.WriteString(style.Render(label) + truncateWidth(text, width-14))
 	}
-	b.WriteString("\n" + m.st.hint.Render("↑ on an empty input edits the newest · ctrl+x deletes it"))
+	b.WriteString("\n" + st.hint.Render("↑ on an empty input edits the newest · ctrl+x deletes it"))
 	return b.String()
 }

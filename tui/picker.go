@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -13,8 +14,9 @@ import (
 
 // picker chooses a saved session: ↑/↓ move, enter resumes, esc closes.
 type picker struct {
-	items []session.Info
-	sel   int
+	items  []session.Info
+	sel    int
+	closed bool // esc: the picker goes
 }
 
 type sessionsMsg struct {
@@ -47,7 +49,7 @@ func (m *Model) onSessions(msg sessionsMsg) {
 	msg.items = items
 	switch {
 	case msg.err != nil:
-		m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+		m.print(m.blocks().notice(m.st.err, "✗ "+msg.err.Error()))
 	case len(msg.items) == 0:
 		m.notice = "no saved sessions yet"
 	default:
@@ -55,28 +57,26 @@ func (m *Model) onSessions(msg sessionsMsg) {
 	}
 }
 
-// pickerKey handles a key while the picker is open; false lets it through.
-func (m *Model) pickerKey(key string) (bool, tea.Cmd) {
-	p := m.picker
+// key moves the selection, picks (chosen: the session's id) or closes
+// the picker; handled is false for a key it lets through.
+func (p *picker) key(key string) (chosen string, handled bool) {
 	switch key {
 	case "up", "ctrl+p":
 		p.sel = max(p.sel-1, 0)
 	case "down", "ctrl+n":
 		p.sel = min(p.sel+1, len(p.items)-1)
 	case "enter":
-		id := p.items[p.sel].ID
-		m.picker = nil
-		return true, m.resume(id)
+		return p.items[p.sel].ID, true
 	case "esc", "ctrl+c":
-		m.picker = nil
+		p.closed = true
 	default:
-		return false, nil
+		return "", false
 	}
-	return true, nil
+	return "", true
 }
 
-func (m *Model) pickerView() string {
-	p := m.picker
+// view is the list of sessions to resume, at width, ages as of now.
+func (p *picker) view(st *styles, width int, now time.Time) string {
 	if p == nil {
 		return ""
 	}
@@ -84,16 +84,16 @@ func (m *Model) pickerView() string {
 	start := min(max(p.sel-rows/2, 0), max(len(p.items)-rows, 0))
 	end := min(start+rows, len(p.items))
 	var b strings.Builder
-	b.WriteString(m.st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
+	b.WriteString(st.statusHi.Render(fmt.Sprintf("resume a session (%d) · ↑/↓ enter esc", len(p.items))))
 	for i := start; i < end; i++ {
 		s := p.items[i]
-		row := fmt.Sprintf("%s  %-9s %4d msgs  %-24s  %s", visibleLine(session.ShortID(s.ID)), session.AgoText(m.now().Sub(s.Updated)), s.Messages,
+		row := fmt.Sprintf("%s  %-9s %4d msgs  %-24s  %s", visibleLine(session.ShortID(s.ID)), session.AgoText(now.Sub(s.Updated)), s.Messages,
 			truncateLeft(visibleLine(shortDir(s.Dir)), 24), listener.VisibleString(s.Title))
-		row = truncateWidth(row, m.width-2)
+		row = truncateWidth(row, width-2)
 		if i == p.sel {
-			b.WriteString("\n" + m.st.user.Render("▸ "+row))
+			b.WriteString("\n" + st.user.Render("▸ "+row))
 		} else {
-			b.WriteString("\n  " + m.st.dim.Render(row))
+			b.WriteString("\n  " + st.dim.Render(row))
 		}
 	}
 	return b.String()

@@ -32,17 +32,18 @@ func currentPlan(msgs []session.Message) taskList {
 	return taskList{steps: app.PlanSteps(p)}
 }
 
-func (m *Model) onPlan(e listener.Plan) {
-	m.plan.steps, m.plan.changed = e.Steps, true
+// onPlan takes the list the agent keeps.
+func (l *taskList) onPlan(e listener.Plan) {
+	l.steps, l.changed = e.Steps, true
 }
 
-// planLive is the live checklist while a turn that updated it runs (""
+// live is the live checklist while a turn that updated it runs (""
 // otherwise: a finished list does not follow every later turn around).
-func (m *Model) planLive() string {
-	if !m.busy || !m.plan.changed || len(m.plan.steps) == 0 {
+func (l *taskList) live(st *styles, width int, busy bool) string {
+	if !busy || !l.changed || len(l.steps) == 0 {
 		return ""
 	}
-	steps := m.plan.steps
+	steps := l.steps
 	var lines []string
 	more := 0
 	if len(steps) > maxLivePlanRows {
@@ -53,7 +54,7 @@ func (m *Model) planLive() string {
 			first++
 		}
 		if first > 0 {
-			lines = append(lines, m.st.dim.Render(fmt.Sprintf("  ✔ %d done", first)))
+			lines = append(lines, st.dim.Render(fmt.Sprintf("  ✔ %d done", first)))
 			steps = steps[first:]
 		}
 		if room := maxLivePlanRows - len(lines); len(steps) > room {
@@ -62,48 +63,49 @@ func (m *Model) planLive() string {
 		}
 	}
 	for _, s := range steps {
-		lines = append(lines, m.planLine(s))
+		lines = append(lines, planLine(st, width, s))
 	}
 	if more > 0 {
-		lines = append(lines, m.st.dim.Render(fmt.Sprintf("  … %d more", more)))
+		lines = append(lines, st.dim.Render(fmt.Sprintf("  … %d more", more)))
 	}
-	return m.st.hint.Render(m.planHead()) + "\n" + strings.Join(lines, "\n")
+	return st.hint.Render(l.head()) + "\n" + strings.Join(lines, "\n")
 }
 
-// planHead counts what is done.
-func (m *Model) planHead() string {
+// head counts what is done.
+func (l *taskList) head() string {
 	done := 0
-	for _, s := range m.plan.steps {
+	for _, s := range l.steps {
 		if s.Status == "completed" {
 			done++
 		}
 	}
-	return fmt.Sprintf("plan · %d of %d done", done, len(m.plan.steps))
+	return fmt.Sprintf("plan · %d of %d done", done, len(l.steps))
 }
 
-func (m *Model) planLine(s listener.PlanStep) string {
-	text := truncateWidth(visibleLine(s.Step), max(m.width-4, 10))
+func planLine(st *styles, width int, s listener.PlanStep) string {
+	text := truncateWidth(visibleLine(s.Step), max(width-4, 10))
 	line := "  " + listener.PlanMark(s.Status) + " " + text
 	switch s.Status {
 	case "completed":
-		return m.st.dim.Render(line)
+		return st.dim.Render(line)
 	case "in_progress":
-		return m.st.statusHi.Render(line)
+		return st.statusHi.Render(line)
 	}
 	return line
 }
 
-// printPlan puts the list as the turn left it into the scrollback, once.
-func (m *Model) printPlan() {
-	if !m.plan.changed || len(m.plan.steps) == 0 {
-		return
+// finish is the list as the turn left it, for the scrollback, once (""
+// after that, or when the turn did not change it).
+func (l *taskList) finish(st *styles, width int) string {
+	if !l.changed || len(l.steps) == 0 {
+		return ""
 	}
-	m.plan.changed = false
-	lines := []string{m.st.hint.Render(m.planHead())}
-	for _, s := range m.plan.steps {
-		lines = append(lines, m.planLine(s))
+	l.changed = false
+	lines := []string{st.hint.Render(l.head())}
+	for _, s := range l.steps {
+		lines = append(lines, planLine(st, width, s))
 	}
-	m.print(strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 // left counts the steps not completed.

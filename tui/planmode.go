@@ -16,7 +16,7 @@ import (
 // togglePlanning is shift+tab.
 func (m *Model) togglePlanning() tea.Cmd {
 	if m.busy {
-		m.hintForTurn("plan mode changes between turns: after this one, shift+tab")
+		m.notice, m.turnHint = "plan mode changes between turns: after this one, shift+tab", "plan mode changes between turns: after this one, shift+tab"
 		return nil
 	}
 	return m.setPlanning(!m.app.Planning())

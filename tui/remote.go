@@ -40,7 +40,7 @@ func (m *Model) onRemote(msg tea.Msg) tea.Cmd {
 		m.asking = nil
 		m.live.state = "running"
 		m.notice = ""
-		m.print(m.noticeBlock(m.st.notice, "  "+listener.VisibleString(a.req.Review.Summary+": "+msg.said.Said+" ("+msg.said.Where+")")))
+		m.print(m.blocks().notice(m.st.notice, "  "+listener.VisibleString(a.req.Review.Summary+": "+msg.said.Said+" ("+msg.said.Where+")")))
 	}
 	return nil
 }
@@ -65,10 +65,10 @@ func (m *Model) share() tea.Cmd {
 
 func (m *Model) onShared(msg sharedMsg) {
 	if msg.err != nil {
-		m.print(m.noticeBlock(m.st.err, "✗ /serve: "+listener.VisibleString(msg.err.Error())))
+		m.print(m.blocks().notice(m.st.err, "✗ /serve: "+listener.VisibleString(msg.err.Error())))
 		return
 	}
 	// The address is never wrapped: a line break inside it would break
 	// copying it (the terminal folds a long line softly).
-	m.print(m.noticeBlock(m.st.notice, "this session is on a web page (it and this terminal steer the same turns):") + "\n" + m.st.notice.Render(msg.url))
+	m.print(m.blocks().notice(m.st.notice, "this session is on a web page (it and this terminal steer the same turns):") + "\n" + m.st.notice.Render(msg.url))
 }

@@ -31,10 +31,10 @@ func (m *Model) statusView() string {
 	case window > 0:
 		parts = append(parts, "ctx "+human(window)) // nothing measured yet
 	}
-	if j := m.jobsStatus(); j != "" {
+	if j := jobsStatus(m.app.Jobs()); j != "" {
 		parts = append(parts, j)
 	}
-	if next := m.nextRequest(); next != "" {
+	if next := m.usage.nextRequest(m.app, m.price, m.input.value(), m.busy); next != "" {
 		parts = append(parts, next)
 	}
 	if m.bang != nil {
@@ -50,15 +50,15 @@ func (m *Model) statusView() string {
 		if strings.HasPrefix(state, "retrying") {
 			parts = append(parts, m.spin.View()+" "+state) // its own clock, not the turn's
 		} else {
-			parts = append(parts, m.spin.View()+" "+state+" "+m.elapsed())
+			parts = append(parts, m.spin.View()+" "+state+" "+elapsed(m.now(), m.started))
 		}
 		parts = append(parts, "esc/ctrl+c cancels")
 	}
 	return m.st.status.Render(truncateWidth(strings.Join(parts, " · "), m.width))
 }
 
-func (m *Model) elapsed() string {
-	d := m.now().Sub(m.started)
+func elapsed(now, started time.Time) string {
+	d := now.Sub(started)
 	if d < time.Minute {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}

@@ -40,24 +40,24 @@ func (m *Model) onSubAgent(id string, ev listener.Event) tea.Cmd {
 		}
 		m.print(head)
 	case listener.ToolCall:
-		m.print("    " + m.toolCallLine(e.Name, e.Arguments))
+		m.print("    " + m.blocks().toolCall(e.Name, e.Arguments))
 		m.live.state = id + ": running " + truncateWidth(visibleLine(e.Name), 30)
 	case listener.ToolResult:
-		m.print(indentBlock(m.toolResultBlock(e), "  "))
+		m.print(indentBlock(m.blocks().toolResult(e), "  "))
 	case listener.Usage:
 		m.usage.add(e)
 	case listener.Retry:
-		m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("    ↻ %s: attempt %d failed, retrying in %s", id, e.Attempt, e.Wait.Round(100e6))))
+		m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("    ↻ %s: attempt %d failed, retrying in %s", id, e.Attempt, e.Wait.Round(100e6))))
 	case listener.FallbackNotice:
-		m.print(m.noticeBlock(m.st.warn, "    ⚠ "+id+": "+e.Reason))
+		m.print(m.blocks().notice(m.st.warn, "    ⚠ "+id+": "+e.Reason))
 	case listener.Notice:
-		m.print(m.noticeBlock(m.st.warn, "    "+id+": "+listener.VisibleString(e.Text)))
+		m.print(m.blocks().notice(m.st.warn, "    "+id+": "+listener.VisibleString(e.Text)))
 	case listener.Compacted:
-		m.print(m.noticeBlock(m.st.notice, "    "+id+": "+listener.CompactedText(e)))
+		m.print(m.blocks().notice(m.st.notice, "    "+id+": "+listener.CompactedText(e)))
 	case listener.Error:
-		m.print(m.noticeBlock(m.st.err, "    ✗ "+id+": "+firstLine(listener.VisibleString(e.Err.Error()), max(m.width-10, 20))))
+		m.print(m.blocks().notice(m.st.err, "    ✗ "+id+": "+firstLine(listener.VisibleString(e.Err.Error()), max(m.width-10, 20))))
 	case listener.Cancelled:
-		m.print(m.noticeBlock(m.st.cancelled, "    ⏹ "+id+" stopped"))
+		m.print(m.blocks().notice(m.st.cancelled, "    ⏹ "+id+" stopped"))
 	}
 	return nil
 }

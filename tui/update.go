@@ -80,7 +80,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			if msg.Mouse().Button == tea.MouseWheelDown {
 				step = -3
 			}
-			m.scroll.scrollBy(step, m.transcriptRows())
+			m.scroll.scrollBy(step, m.height-lineCount(m.liveRegion())) // the transcript's rows above the live region
 		}
 		return nil
 	case agentEventMsg:
@@ -128,7 +128,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.onElicit(msg)
 		return nil
 	case elicitGoneMsg:
-		m.onElicitGone(msg)
+		if f := m.form; f != nil && f.reply == msg.reply {
+			m.closeForm("  " + visibleLine(f.e.Server) + "'s question was withdrawn")
+		}
 		return nil
 	case remoteSendMsg, remoteStopMsg, withdrawnMsg:
 		return m.onRemote(msg)
@@ -149,7 +151,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case attachedMsg:
 		if msg.err != nil {
-			m.print(m.noticeBlock(m.st.err, "✗ "+msg.err.Error()))
+			m.print(m.blocks().notice(m.st.err, "✗ "+msg.err.Error()))
 			return nil
 		}
 		m.attachments = append(m.attachments, msg.part)

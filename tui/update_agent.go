@@ -17,7 +17,7 @@ import (
 // startTurn sends text as a new turn. The agent numbers turns from 1 and
 // only this model starts them, so the id is known before the first event.
 func (m *Model) startTurn(text string) tea.Cmd {
-	m.print(m.userBlock(text, false))
+	m.print(m.blocks().user(text, false))
 	files := m.attachments
 	m.attachments = nil
 	if len(files) > 0 {
@@ -49,11 +49,12 @@ func (m *Model) runTurn(turn *app.Turn, state string) tea.Cmd {
 	return tea.Batch(run, m.spin.Tick)
 }
 
-// cancel stops the running turn at once: the agent aborts the stream and
-// any tool, and everything it still emits for this turn is ignored.
-func (m *Model) cancel() tea.Cmd { return m.cancelBecause("cancelled at the keyboard") }
+// atKeyboard is why a turn the person cancelled in the terminal ended.
+const atKeyboard = "cancelled at the keyboard"
 
-// cancelBecause is cancel with where it came from (a page under /serve:
+// cancelBecause stops the running turn at once (the agent aborts the
+// stream and any tool, and everything it still emits for this turn is
+// ignored), saying where it came from (atKeyboard; a page under /serve:
 // "stopped in the browser"), which every front end shows.
 func (m *Model) cancelBecause(reason string) tea.Cmd {
 	m.app.Cancel(reason)
@@ -65,7 +66,7 @@ func (m *Model) cancelBecause(reason string) tea.Cmd {
 	if n := m.app.Jobs().Count(); n > 0 {
 		said += fmt.Sprintf(" · background jobs keep running (%d): /ps lists them, /stop N ends one", n)
 	}
-	m.print(m.noticeBlock(m.st.cancelled, said))
+	m.print(m.blocks().notice(m.st.cancelled, said))
 	m.endTurn()
 	if back := m.loop.Ended(); len(back) > 0 {
 		if cur := m.input.value(); cur != "" {
@@ -82,18 +83,14 @@ func (m *Model) endTurn() {
 		m.notice = "" // it was about the turn that ended
 	}
 	m.turnHint = ""
-	m.printPlan()
+	if p := m.plan.finish(&m.st, m.width); p != "" {
+		m.print(p)
+	}
 	m.afterPlanTurn()
 	m.busy = false
 	m.live = liveTurn{}
 	m.asking = nil // its approver returns: the turn's context is done
 	m.stream.toolOut = ""
-}
-
-// hintForTurn shows a hint that holds while the turn runs: it goes when
-// the turn ends (or, for a queued edit, when it is sent).
-func (m *Model) hintForTurn(hint string) {
-	m.notice, m.turnHint = hint, hint
 }
 
 func (m *Model) onEvent(ev listener.Event) tea.Cmd {
@@ -106,14 +103,14 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	if j, ok := ev.(listener.Job); ok {
 		// Not tied to a turn; the list is /ps's, and an end is said.
 		if j.Ended {
-			m.print(m.noticeBlock(m.st.notice, fmt.Sprintf("■ background job %d ended: %s (/ps %d shows its last lines)", j.ID, listener.VisibleString(j.State), j.ID)))
+			m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("■ background job %d ended: %s (/ps %d shows its last lines)", j.ID, listener.VisibleString(j.State), j.ID)))
 		}
 		return nil
 	}
 	if n, ok := ev.(listener.Notice); ok && n.Turn == 0 {
 		// Not tied to a turn (a server that failed to start, a hook at
 		// session start): shown whenever it comes.
-		m.print(m.noticeBlock(m.st.warn, listener.VisibleString(n.Text)))
+		m.print(m.blocks().notice(m.st.warn, listener.VisibleString(n.Text)))
 		return nil
 	}
 	if ev.Source().Turn <= m.ignoreUpTo {
@@ -126,14 +123,14 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.UserTurn:
 		if e.MidLoop {
 			m.loop.Delivered(e.Input)
-			m.print(m.userBlock(e.Content, true))
+			m.print(m.blocks().user(e.Content, true))
 		}
 	case listener.ThinkingDelta:
 		m.live.thinking += listener.VisibleString(e.Text)
 		m.live.state = "thinking"
 	case listener.AssistantDelta:
 		if m.live.thinking != "" { // the thinking came first: print it first
-			m.print(m.thinkingBlock(m.live.thinking))
+			m.print(m.blocks().thinking(m.live.thinking))
 			m.live.thinking, m.stream.thoughtShown = "", true
 		}
 		m.stream.streamed = true
@@ -147,20 +144,20 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		}
 	case listener.Thinking:
 		if !m.stream.thoughtShown {
-			m.print(m.thinkingBlock(listener.VisibleString(e.Text)))
+			m.print(m.blocks().thinking(listener.VisibleString(e.Text)))
 		}
 		m.live.thinking = ""
 	case listener.Assistant:
 		m.onAssistant(e)
 	case listener.ToolCall:
 		m.steps++
-		m.print(m.toolCallLine(e.Name, e.Arguments))
+		m.print(m.blocks().toolCall(e.Name, e.Arguments))
 		m.live.state = "running " + truncateWidth(visibleLine(e.Name), 40)
 	case listener.ToolOutput:
 		m.stream.toolOut = lastLines(m.stream.toolOut+listener.VisibleString(e.Text), 4, 8<<10)
 	case listener.ToolResult:
 		m.stream.toolOut = ""
-		m.print(m.toolResultBlock(e))
+		m.print(m.blocks().toolResult(e))
 		if !m.details {
 			m.collapsed = &e // ctrl+o shows it in full after the fact
 		}
@@ -174,17 +171,17 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.Compacting:
 		m.live.state = "compacting"
 	case listener.Rescued:
-		m.print(m.noticeBlock(m.st.notice, "↻ "+listener.RescuedText(e)))
+		m.print(m.blocks().notice(m.st.notice, "↻ "+listener.RescuedText(e)))
 	case listener.Compacted:
 		m.usage.contextUsed = e.After
-		m.print(m.noticeBlock(m.st.notice, listener.CompactedText(e)))
+		m.print(m.blocks().notice(m.st.notice, listener.CompactedText(e)))
 		m.live.state = "waiting for the model"
 	case listener.Notice:
-		m.print(m.noticeBlock(m.st.warn, listener.VisibleString(e.Text)))
+		m.print(m.blocks().notice(m.st.warn, listener.VisibleString(e.Text)))
 	case listener.Plan:
-		m.onPlan(e)
+		m.plan.onPlan(e)
 	case listener.FallbackNotice:
-		m.print(m.noticeBlock(m.st.warn, "⚠ "+e.Reason))
+		m.print(m.blocks().notice(m.st.warn, "⚠ "+e.Reason))
 		m.live.state = "synthesizing"
 	case listener.Retry:
 		// One line that updates, not a line per attempt.
@@ -196,14 +193,14 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 		if m.live.text != "" {
 			m.print(m.md.render(m.live.text, m.width))
 		}
-		m.print(m.noticeBlock(m.st.cancelled, "⏹ cancelled"))
+		m.print(m.blocks().notice(m.st.cancelled, "⏹ cancelled"))
 		m.live = liveTurn{}
 	case listener.Error:
 		if m.live.retry != "" {
-			m.print(m.noticeBlock(m.st.notice, m.live.retry))
+			m.print(m.blocks().notice(m.st.notice, m.live.retry))
 			m.live.retry = ""
 		}
-		m.print(m.noticeBlock(m.st.err, "✗ "+listener.VisibleString(e.Err.Error())))
+		m.print(m.blocks().notice(m.st.err, "✗ "+listener.VisibleString(e.Err.Error())))
 	}
 	return nil
 }
@@ -232,7 +229,7 @@ func (m *Model) onAssistant(e listener.Assistant) {
 		rest = listener.VisibleString(e.Text)
 	}
 	if e.Synthesized {
-		m.print(m.st.synthesized.Render("◆ synthesized answer") + "\n" + m.noticeBlock(m.st.hint, "  the step budget ran out · /continue goes on with a fresh budget"))
+		m.print(m.st.synthesized.Render("◆ synthesized answer") + "\n" + m.blocks().notice(m.st.hint, "  the step budget ran out · /continue goes on with a fresh budget"))
 	}
 	m.printAnswerPart(rest)
 	m.live.paraBreak = false
@@ -372,11 +369,9 @@ func (m *Model) sayCut(total int) {
 		return
 	}
 	m.cutOff = false
-	if window := m.contextWindow(); listener.WindowFilled(total, window) {
-		m.print(m.noticeBlock(m.st.warn, fmt.Sprintf("⚠ the answer was cut off: the context window is full (%d of %d tokens) · /compact or /new makes room", total, window)))
+	if window := m.app.ContextWindow(); listener.WindowFilled(total, window) {
+		m.print(m.blocks().notice(m.st.warn, fmt.Sprintf("⚠ the answer was cut off: the context window is full (%d of %d tokens) · /compact or /new makes room", total, window)))
 		return
 	}
-	m.print(m.noticeBlock(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
+	m.print(m.blocks().notice(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
 }
-
-func (m *Model) contextWindow() int { return m.app.ContextWindow() }

@@ -89,8 +89,15 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		m.lastTyped = now
 	}
 	if m.picker != nil {
-		if handled, cmd := m.pickerKey(key); handled {
-			return cmd
+		switch chosen, handled := m.picker.key(key); {
+		case chosen != "":
+			m.picker = nil
+			return m.resume(chosen)
+		case handled && m.picker.closed:
+			m.picker = nil
+			return nil
+		case handled:
+			return nil
 		}
 	}
 	if m.asking == nil && m.picker == nil && m.mentionKey(key) {
@@ -112,7 +119,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		return m.ctrlC()
 	case "esc":
 		if m.busy {
-			return m.cancel()
+			return m.cancelBecause(atKeyboard)
 		}
 		if m.follow != 0 {
 			m.follow, m.notice = 0, "" // the job goes on; /ps lists it
@@ -122,7 +129,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 	case "ctrl+d":
 		if m.input.empty() {
 			if m.busy {
-				m.hintForTurn("a turn is running: esc or ctrl+c cancels it first")
+				m.notice, m.turnHint = "a turn is running: esc or ctrl+c cancels it first", "a turn is running: esc or ctrl+c cancels it first"
 				return nil
 			}
 			return tea.Quit
@@ -142,7 +149,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 			if p, ok := m.loop.TakeNewest(); ok {
 				m.input.set(p.Text)
 				m.queuedEdit = true
-				m.hintForTurn("editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it")
+				m.notice, m.turnHint = "editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it", "editing a queued message: enter injects it, tab sends it after the turn, ctrl+x deletes it"
 			}
 			return nil
 		}
@@ -171,7 +178,7 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		m.details = !m.details
 		if m.details && m.collapsed != nil {
 			// The output just collapsed, in full, with its call named.
-			m.print(m.st.dim.Render("  (in full: "+visibleLine(m.collapsed.Name)+")") + "\n" + m.toolResultBlock(*m.collapsed))
+			m.print(m.st.dim.Render("  (in full: "+visibleLine(m.collapsed.Name)+")") + "\n" + m.blocks().toolResult(*m.collapsed))
 			m.collapsed = nil
 		}
 		if m.details {
@@ -181,12 +188,12 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		}
 		return nil
 	case "ctrl+g":
-		return m.openEditor()
+		return m.openEditorWith(m.input.text()) // $EDITOR on the input
 	case "shift+tab":
 		return m.togglePlanning()
 	case "pgup", "pgdown":
 		if m.opts.Fullscreen {
-			rows := m.transcriptRows()
+			rows := m.height - lineCount(m.liveRegion()) // the transcript's, above the live region
 			page := max(rows-1, 1)
 			if key == "pgdown" {
 				page = -page
@@ -234,7 +241,7 @@ func (m *Model) typeKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) ctrlC() tea.Cmd {
 	switch {
 	case m.busy:
-		return m.cancel()
+		return m.cancelBecause(atKeyboard)
 	case !m.input.empty():
 		m.input.clear()
 		return nil
@@ -301,7 +308,7 @@ func (m *Model) submit(inject bool) tea.Cmd {
 			m.notice = err.Error()
 			return hist
 		}
-		m.print(m.noticeBlock(m.st.notice, "✎ the conversation goes on from your edited message"))
+		m.print(m.blocks().notice(m.st.notice, "✎ the conversation goes on from your edited message"))
 	}
 	if m.busy {
 		if inject {
@@ -318,10 +325,6 @@ func (m *Model) submit(inject bool) tea.Cmd {
 	}
 	return tea.Batch(hist, m.startTurn(text))
 }
-
-// openEditor edits the input in $EDITOR: write a temp file, run the
-// editor in the terminal, read the file back (each step a command).
-func (m *Model) openEditor() tea.Cmd { return m.openEditorWith(m.input.text()) }
 
 // openEditorWith opens $EDITOR on text in a file of its own.
 func (m *Model) openEditorWith(text string) tea.Cmd {
