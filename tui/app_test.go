@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os/exec"
 
 	"github.com/chatrepl/chat/agent"
 	"github.com/chatrepl/chat/app"
@@ -74,6 +75,15 @@ func (a *testApp) Files(depth int) ([]string, error) { return a.files(depth) }
 func (a *testApp) Price() func(string, session.Usage) (float64, bool) {
 	return nil
 }
-func (a *testApp) PersonShell(context.Context, string, io.Writer) (int, error) {
-	return -1, errors.New("no shell in tests")
+func (a *testApp) PersonShell(ctx context.Context, command string, out io.Writer) (int, error) {
+	if a.workdir == "" {
+		return -1, errors.New("no shell in tests")
+	}
+	c := exec.CommandContext(ctx, "sh", "-c", command)
+	c.Dir, c.Stdout, c.Stderr = a.workdir, out, out
+	err := c.Run()
+	if c.ProcessState != nil {
+		return c.ProcessState.ExitCode(), nil
+	}
+	return -1, err
 }

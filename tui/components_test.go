@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatrepl/chat/app"
+	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/session"
+)
+
+// drive runs cmd as the program would and hands what it returns back to
+// the model, until nothing is left; a command that has not returned in a
+// moment is a timer (a spinner's tick, a follow tick) and is dropped.
+func (f *fixture) drive(cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for n := 0; len(queue) > 0 && n < 500; n++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		got := make(chan tea.Msg, 1)
+		go func() { got <- c() }()
+		var msg tea.Msg
+		select {
+		case msg = <-got:
+		case <-time.After(60 * time.Millisecond):
+			continue
+		}
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case tea.QuitMsg:
+		default:
+			queue = append(queue, f.send(msg))
+		}
+	}
+}
+
+func (f *fixture) view() string { return ansi.Strip(f.m.View().Content) }
+
+// TestTheFormComponent: a server's question is a form the person moves to
+// with Tab; each field is typed and checked, and a, d or c answer it.
+func TestTheFormComponent(t *testing.T) {
+	t.Parallel()
+	ask := func(f *fixture) chan app.ElicitAnswer {
+		reply := make(chan app.ElicitAnswer, 1)
+		f.send(elicitMsg{e: app.Elicitation{Server: "weather", Message: "Which city?\nand how many days?", Fields: []app.ElicitField{
+			{Name: "city", Type: "string", Default: "Lyon", Description: "where"},
+			{Name: "days", Type: "integer", Required: true},
+			{Name: "alerts", Type: "boolean"},
+		}}, reply: reply})
+		return reply
+	}
+	f := newFixture(t)
+	f.typeText("my own message")
+	reply := ask(f)
+	if v := f.view(); !strings.Contains(v, "weather asks: Which city?") || !strings.Contains(v, "tab answers the form") {
+		t.Fatalf("the form:\n%s", v)
+	}
+	f.send(press("tab"))
+	if f.m.input.value() != "Lyon" || !strings.Contains(f.view(), "type city below") {
+		t.Fatalf("the first field: %q\n%s", f.m.input.value(), f.view())
+	}
+	f.send(press("esc")) // back to the message; the form waits
+	if f.m.input.value() != "my own message" {
+		t.Fatalf("the message came back as %q", f.m.input.value())
+	}
+	f.send(press("tab"))
+	f.send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	f.m.input.set("Paris")
+	f.send(press("enter"))
+	f.m.input.set("many")
+	f.send(press("enter"))
+	if !strings.Contains(f.m.notice, "✗") {
+		t.Fatalf("a number that is none was taken: notice %q", f.m.notice)
+	}
+	f.m.input.set("3")
+	f.send(press("enter"))
+	f.send(press("up"))
+	f.send(press("down"))
+	f.send(press("enter"))
+	if !strings.Contains(f.view(), "[a]ccept  [d]ecline  [c]ancel") {
+		t.Fatalf("the last screen:\n%s", f.view())
+	}
+	f.send(press("a"))
+	ans := <-reply
+	if ans.Action != "accept" || ans.Values["city"] != "Paris" || ans.Values["days"] != "3" {
+		t.Fatalf("answer %+v", ans)
+	}
+	if !strings.Contains(f.printed(), "✓ answered weather: city=Paris, days=3") || f.m.input.value() != "my own message" {
+		t.Fatalf("printed %q, input %q", f.printed(), f.m.input.value())
+	}
+	for key, action := range map[string]string{"d": "decline", "c": "cancel"} {
+		g := newFixture(t)
+		reply := ask(g)
+		g.send(press("tab"))
+		for range 3 {
+			g.send(press("down"))
+		}
+		g.send(press(key))
+		if ans := <-reply; ans.Action != action {
+			t.Fatalf("%s: %+v", key, ans)
+		}
+	}
+	// A question withdrawn by its server goes from the screen.
+	g := newFixture(t)
+	reply = ask(g)
+	g.send(elicitGoneMsg{reply: reply})
+	if g.m.form != nil || !strings.Contains(g.printed(), "question was withdrawn") {
+		t.Fatal("a withdrawn question stayed")
+	}
+	// A URL to visit is printed whole, never opened.
+	h := newFixture(t)
+	h.send(elicitMsg{e: app.Elicitation{Server: "bank", Message: "authorize", URL: "https://bank.example/a?x=1"}, reply: make(chan app.ElicitAnswer, 1)})
+	if !strings.Contains(h.printed(), "bank asks you to visit: https://bank.example/a?x=1") || !strings.Contains(h.view(), "not opened") {
+		t.Fatalf("printed %q\n%s", h.printed(), h.view())
+	}
+}
+
+// TestTheMentionList: @ lists the working directory's files as typed;
+// tab completes, esc closes; a mention is attached when sent.
+func TestTheMentionList(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, p := range []string{"main.go", "docs/guide.md", "docs/api.md"} {
+		_ = os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		_ = os.WriteFile(filepath.Join(dir, p), []byte("content of "+p), 0o600)
+	}
+	f := newFixture(t)
+	f.app.workdir = dir
+	f.app.files = func(int) ([]string, error) { return []string{"main.go", "docs/", "docs/guide.md", "docs/api.md"}, nil }
+	for _, r := range "look at @doc" {
+		f.drive(f.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
+	}
+	f.drive(f.m.refreshMentions())
+	if v := f.view(); !strings.Contains(v, "docs/") || !strings.Contains(v, "tab or enter picks") {
+		t.Fatalf("the list:\n%s", v)
+	}
+	f.send(press("down"))
+	f.send(press("up"))
+	f.drive(f.send(press("tab")))
+	if got := f.m.input.value(); got != "look at @docs/" {
+		t.Fatalf("completed to %q", got)
+	}
+	for _, r := range "gu" {
+		f.drive(f.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
+	}
+	f.drive(f.m.refreshMentions())
+	f.drive(f.send(press("tab")))
+	if got := f.m.input.value(); got != "look at @docs/guide.md " {
+		t.Fatalf("completed to %q", got)
+	}
+	// Sent, the mention becomes an attachment the turn carries.
+	msg := resolveMentions("look at @docs/guide.md", dir, nil, false)()
+	m, ok := msg.(mentionedMsg)
+	if !ok || len(m.parts) != 1 || m.parts[0].Filename != "docs/guide.md" {
+		t.Fatalf("mentioned %+v", msg)
+	}
+	g := newFixture(t)
+	g.app.workdir = dir
+	g.app.files = f.app.files
+	for _, r := range "@ma" {
+		g.drive(g.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
+	}
+	g.drive(g.m.refreshMentions())
+	g.send(press("esc"))
+	if strings.Contains(g.view(), "tab or enter picks") {
+		t.Fatal("esc did not close the list")
+	}
+}
+
+// TestBangCommands: a ! line runs as the person's own command; its
+// output is shown and goes with the next message.
+func TestBangCommands(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.app.workdir = t.TempDir()
+	f.typeText("!echo from-the-shell; exit 3")
+	if !strings.Contains(f.view(), "! shell mode") {
+		t.Fatalf("no shell mode:\n%s", f.view())
+	}
+	f.drive(f.send(press("enter")))
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(f.printed(), "exit status 3") && time.Now().Before(deadline) {
+		f.drive(f.send(bangDoneProbe{}))
+	}
+	if p := f.printed(); !strings.Contains(p, "from-the-shell") || !strings.Contains(p, "exit status 3") {
+		t.Fatalf("printed %q", p)
+	}
+	if !strings.Contains(f.m.notice, "go with your next message") {
+		t.Fatalf("notice %q", f.m.notice)
+	}
+}
+
+// bangDoneProbe is a message nobody handles: it gives the model a turn
+// of its loop while the command's own messages arrive.
+type bangDoneProbe struct{}
+
+// TestJobsFollowerAndStop: /ps lists the background jobs, /ps N follows
+// one, /stop N ends it.
+func TestJobsFollowerAndStop(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	j := f.app.jobs.Start("sleep forever", "c1", func(ctx context.Context, out io.Writer) (int, error) {
+		_, _ = io.WriteString(out, "serving on :8080\n")
+		<-ctx.Done()
+		return -1, ctx.Err()
+	})
+	f.submit("/ps")
+	if !strings.Contains(f.printed(), "sleep forever") {
+		t.Fatalf("/ps: %q", f.printed())
+	}
+	f.drive(f.submit("/ps 1"))
+	if v := f.view(); !strings.Contains(v, "job 1") || !strings.Contains(v, "serving on :8080") || !strings.Contains(v, "jobs 1 (/ps)") {
+		t.Fatalf("following:\n%s", v)
+	}
+	f.submit("/stop 1")
+	j.Wait(10 * time.Second)
+	if j.Running() || !strings.Contains(f.printed(), "job 1 stopped") {
+		t.Fatalf("stopped: %v %q", j.Running(), f.printed())
+	}
+	f.submit("/stop x")
+	if !strings.Contains(f.m.notice, "/stop N") {
+		t.Fatalf("notice %q", f.m.notice)
+	}
+}
+
+// TestTheUsageCounter: what the status bar counts, and /cost.
+func TestTheUsageCounter(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.m.price = func(string, session.Usage) (float64, bool) { return 0.01, true }
+	f.typeText("how much would this cost")
+	if v := f.view(); !strings.Contains(v, "next ~") {
+		t.Fatalf("no estimate:\n%s", v)
+	}
+	f.busy("a question")
+	f.event(listener.Usage{Origin: listener.Origin{Turn: 1}, Prompt: 1200, Completion: 30, Total: 1230})
+	f.send(turnDoneMsg{turn: 1})
+	f.submit("/cost")
+	if p := f.printed(); !strings.Contains(p, "session  input") || !strings.Contains(p, "next request ~") {
+		t.Fatalf("/cost: %q", p)
+	}
+}
