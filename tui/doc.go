@@ -1,19 +1,20 @@
 // Package tui is the interactive terminal: one Bubble Tea program with one
-// root Model. Transcript blocks, the pending list, the input and the status
-// bar are plain structs that render to a width; Update is split by message
-// family (keys, agent events, commands).
+// root Model that routes messages; its parts draw themselves and own their
+// state (the input, the transcript's blocks, the approval prompt, a
+// server's form, the task list, the picker, the mention list, the job
+// follower, the usage counter). Update is split by message family (keys,
+// agent events, commands).
 //
-// RunSession is the REPL as a front end: it opens an app.Run from a spec
-// (cmd/chat turns the flags into it) and runs the program on it. The
-// program drives one App (app.Run is chat's): Options holds it and what
-// concerns the terminal alone. Through it the model starts turns on the
-// agent (in commands, never in Update), flips its controls (Cancel, the
-// Interloper, the step limit), sets the model or the system prompt when
-// the person asks, and reads what it shows: events, and the agent's model,
-// context report and messages for the status bar, /context and /resume.
-// Every edit of the history goes through App.Edits, which saves it; the
-// program calls no session mutator and saves nothing itself. What a turn
-// never took comes back through app.Leftovers.
+// Run shows the program on one App (app.Run is chat's; cmd/chat opens it
+// and wires the page of /serve, so tui imports neither agent nor another
+// front end): Options holds it and what concerns the terminal alone.
+// Through it the model starts turns (in commands, never in Update), tells
+// the run's Loop when one begins and ends (the Loop keeps what is typed
+// while it runs and gives back what it never took), cancels, sets the
+// model, the system prompt or the step limit when the person asks, and
+// reads what it shows. Every edit of the history goes through App.Edits,
+// which saves it; the program calls no session mutator and saves nothing
+// itself.
 //
 // The agent reaches the program through one bridge: a listener that hands
 // every event to Program.Send, behind a RateLimited listener that joins
@@ -26,9 +27,9 @@
 // same session, /serve) is withdrawn: its context ends with
 // tool.AnsweredElsewhere, and the program says where it was answered.
 //
-// /serve hands a page (Options.Share) the program as its app.Driver: what
-// the page sends, stops or edits arrives as messages and is handled as the
-// keys would be; the page is told the pending list after every update.
+// /serve (Options.Share) puts the run on a page that steers the same Loop:
+// what it sends at idle, and its Stop, reach the program as messages
+// (app.Front) and are handled as the keys would be.
 //
 // Inline by default: finished blocks are printed once above the live region
 // (in order, one print in flight at a time) and belong to the terminal's

@@ -11,8 +11,8 @@
 //
 // It must not build an agent or a session of its own: it drives an app.Run
 // (ServeSession opens one with app.Open from the spec cmd/chat made, as
-// every front end does; Sharer is handed the REPL's) and is one more
-// listener on its list plus the controls the run already has. Nothing it
+// every front end does; Sharer is handed the REPL's), is one more listener
+// on its list, and steers the run's turns through its app.Loop. Nothing it
 // sends carries a secret: no config value, environment or key is read
 // here. Model and tool text reaches the page as text (textContent), never
 // as markup, except Markdown rendered here and sanitized.
