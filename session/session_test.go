@@ -83,6 +83,7 @@ func TestPruneOrphans(t *testing.T) {
 		// S6: the stray result ends the history: the boundary is not the
 		// assistant behind the user message, whose call stays unanswered.
 		{"a stray result after a user message at the end", []Message{User("q"), Assistant("", call("1")), User("x"), ToolResult(call("1"), "late")}, "u u"},
+		{"a result before its call", []Message{User("q"), ToolResult(call("1"), "early"), Assistant("", call("1")), ToolResult(call("1"), "r"), Assistant("a")}, "u a(1) t:1 a()"},
 		{"a call answered twice keeps the first", []Message{User("q"), Assistant("", call("1")), ToolResult(call("1"), "r"), ToolResult(call("1"), "again"), Assistant("a")}, "u a(1) t:1 a()"},
 		{"a result repeated behind a user message", []Message{User("q"), Assistant("", call("1")), ToolResult(call("1"), "r"), User("x"), ToolResult(call("1"), "late"), Assistant("a")}, "u a(1) t:1 u a()"},
 		{"a call id used twice", []Message{User("q"), Assistant("", call("1")), ToolResult(call("1"), "r"), User("x"), Assistant("", call("1")), ToolResult(call("1"), "r2")}, "u a(1) t:1 u"},

@@ -8,7 +8,14 @@ var mutants = []mutant{
 	{File: "session/repair.go", From: "drop[o] || seen[m.ToolCallID] {", To: "drop[o] {",
 		Breaks: "PruneOrphans keeps a second result of one call"},
 	{File: "session/repair.go", From: "!ok || o != lastAssistant || drop[o]", To: "!ok || (o != lastAssistant && false) || drop[o]",
-		Breaks: "PruneOrphans keeps a tool result separated from its call by a user message"},
+		Breaks: "PruneOrphans keeps a tool result that comes before its call"},
+	// The review's "a result separated from its call by a user message"
+	// was the contiguity check, which PruneOrphans no longer has: every
+	// history of up to 7 messages over 7 shapes prunes the same without it
+	// (the call was answered in the block after it, so such a result is a
+	// second one, dropped as seen). This is the check that guards it now.
+	{File: "session/repair.go", From: "j < len(msgs) && msgs[j].Role == RoleTool; j++", To: "j < len(msgs); j++",
+		Breaks: "PruneOrphans counts a result behind a user message as the answer to its call"},
 	{File: "synthesizer/synthesizer.go", From: "resp.ToolCalls = nil", To: "_ = resp.ToolCalls",
 		Breaks: "tool calls kept in a synthesized answer"},
 	{File: "synthesizer/synthesizer.go", From: "if strings.TrimSpace(resp.Content) == \"\" {", To: "if resp.Content == \"\" {",
