@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
+	"github.com/chatrepl/chat/internal/acptest"
 	"github.com/chatrepl/chat/internal/oaitest"
 )
 
@@ -22,6 +23,7 @@ import (
 // ACP Go SDK's client side), talking to sessions that are app runs
 // against a scripted model.
 type editor struct {
+	acptest.NoFiles
 	t     *testing.T
 	conn  *acp.ClientSideConnection
 	model *oaitest.Server
@@ -80,28 +82,6 @@ func (e *editor) RequestPermission(ctx context.Context, p acp.RequestPermissionR
 		return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeCancelled()}, nil
 	}
 	return acp.RequestPermissionResponse{Outcome: acp.NewRequestPermissionOutcomeSelected(acp.PermissionOptionId(answer))}, nil
-}
-
-func (e *editor) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
-	return acp.ReadTextFileResponse{}, acp.NewMethodNotFound("fs/read_text_file")
-}
-func (e *editor) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
-	return acp.WriteTextFileResponse{}, acp.NewMethodNotFound("fs/write_text_file")
-}
-func (e *editor) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
-	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound("terminal/create")
-}
-func (e *editor) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
-	return acp.KillTerminalResponse{}, acp.NewMethodNotFound("terminal/kill")
-}
-func (e *editor) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
-	return acp.TerminalOutputResponse{}, acp.NewMethodNotFound("terminal/output")
-}
-func (e *editor) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
-	return acp.ReleaseTerminalResponse{}, acp.NewMethodNotFound("terminal/release")
-}
-func (e *editor) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
-	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound("terminal/wait_for_exit")
 }
 
 func (e *editor) open(ctx context.Context) acp.SessionId {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/coder/acp-go-sdk"
 
+	"github.com/chatrepl/chat/internal/acptest"
 	"github.com/chatrepl/chat/internal/mcptest"
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -27,6 +28,7 @@ import (
 // with allow, and checks that every line chat writes to stdout is a
 // JSON-RPC message.
 type acpEditor struct {
+	acptest.NoFiles
 	t    *testing.T
 	conn *acp.ClientSideConnection
 	in   io.WriteCloser
@@ -139,28 +141,6 @@ func (e *acpEditor) count() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return len(e.updates)
-}
-
-func (e *acpEditor) ReadTextFile(context.Context, acp.ReadTextFileRequest) (acp.ReadTextFileResponse, error) {
-	return acp.ReadTextFileResponse{}, acp.NewMethodNotFound("fs/read_text_file")
-}
-func (e *acpEditor) WriteTextFile(context.Context, acp.WriteTextFileRequest) (acp.WriteTextFileResponse, error) {
-	return acp.WriteTextFileResponse{}, acp.NewMethodNotFound("fs/write_text_file")
-}
-func (e *acpEditor) CreateTerminal(context.Context, acp.CreateTerminalRequest) (acp.CreateTerminalResponse, error) {
-	return acp.CreateTerminalResponse{}, acp.NewMethodNotFound("terminal/create")
-}
-func (e *acpEditor) KillTerminal(context.Context, acp.KillTerminalRequest) (acp.KillTerminalResponse, error) {
-	return acp.KillTerminalResponse{}, acp.NewMethodNotFound("terminal/kill")
-}
-func (e *acpEditor) TerminalOutput(context.Context, acp.TerminalOutputRequest) (acp.TerminalOutputResponse, error) {
-	return acp.TerminalOutputResponse{}, acp.NewMethodNotFound("terminal/output")
-}
-func (e *acpEditor) ReleaseTerminal(context.Context, acp.ReleaseTerminalRequest) (acp.ReleaseTerminalResponse, error) {
-	return acp.ReleaseTerminalResponse{}, acp.NewMethodNotFound("terminal/release")
-}
-func (e *acpEditor) WaitForTerminalExit(context.Context, acp.WaitForTerminalExitRequest) (acp.WaitForTerminalExitResponse, error) {
-	return acp.WaitForTerminalExitResponse{}, acp.NewMethodNotFound("terminal/wait_for_exit")
 }
 
 // newSession initializes and opens a session in dir.
