@@ -263,3 +263,29 @@ func TestDeletedThenRecreatedByThePerson(t *testing.T) {
 		t.Fatalf("forced: %q", b)
 	}
 }
+
+// TestAnInterruptedTurnsChangesAreTheFilesNow: a turn chat never finished
+// (killed mid-command: a "before" and no "after") changed the files as
+// they are now; its diff shows them, not an emptied file.
+func TestAnInterruptedTurnsChangesAreTheFilesNow(t *testing.T) {
+	root := t.TempDir()
+	st := &Store{Dir: t.TempDir()}
+	write(t, root, "k.txt", "orig\n", 0o644)
+	if _, _, err := st.Take(root, "t1", "before run_shell"); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "k.txt", "orig\nappended\n", 0o644)
+	write(t, root, "m.txt", "m\n", 0o644)
+	// chat is killed here: no "after" checkpoint.
+	changes, err := st.TurnChanges(root, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range changes {
+		got[c.Path] = string(c.Kind) + " " + string(c.Before) + "→" + string(c.After)
+	}
+	if got["k.txt"] != "~ orig\n→orig\nappended\n" || got["m.txt"] != "+ →m\n" {
+		t.Fatalf("changes %q", got)
+	}
+}

@@ -1,6 +1,8 @@
 package checkpoint
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -315,12 +317,42 @@ func (st *Store) TurnChanges(root, turn string) ([]FileChange, error) {
 		if e := turns[i].left[c.Path]; e != nil {
 			fc.TooBig = fc.TooBig || e.TooBig
 			if !e.TooBig {
-				fc.After, _ = st.readObject(e.Hash)
+				// A turn chat never finished has no "after": its files
+				// are compared as they are now (Peek stores nothing).
+				if fc.After, err = st.readObject(e.Hash); err != nil {
+					fc.After, err = st.readNow(root, c.Path, e.Hash)
+					if err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 		out = append(out, fc)
 	}
 	return out, nil
+}
+
+// readNow is the file at rel under root as it is now, when its content
+// still has the hash hash (else it changed since it was looked at).
+func (st *Store) readNow(root, rel, hash string) ([]byte, error) {
+	rootDir, err := os.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer rootDir.Close()
+	dir, err := nofollow.OpenDir(int(rootDir.Fd()), path.Dir(rel))
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(dir)
+	data, err := nofollow.ReadFile(dir, path.Base(rel), st.maxFileSize()+1)
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != hash {
+		return nil, fmt.Errorf("%s changed while it was read; look again", rel)
+	}
+	return data, nil
 }
 
 // removeEmptied removes the folders a rewind left empty that held none of
