@@ -36,6 +36,7 @@ func (t *turn) appendUser(m session.Message, midLoop bool) { t.appendInput(m, mi
 // appendInput appends a user message; input is the Interloper item it
 // came from (0: none).
 func (t *turn) appendInput(m session.Message, midLoop bool, input uint64) {
+	m.MidTurn = midLoop
 	t.sess.AppendInput(m)
 	t.emit(listener.UserTurn{Origin: t.origin, Content: m.Content, MidLoop: midLoop, Input: input})
 }

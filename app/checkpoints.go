@@ -219,8 +219,8 @@ func TurnRows(msgs []session.Message, st *checkpoint.Store, wd string) ([]TurnRo
 	}
 	var rows []TurnRow
 	for _, m := range msgs {
-		if m.Role != session.RoleUser {
-			continue
+		if m.Role != session.RoleUser || m.MidTurn {
+			continue // text sent into a turn is part of it
 		}
 		t, ok := byID[m.ID]
 		rows = append(rows, TurnRow{N: len(rows) + 1, Question: m, Changes: t.Changes, Has: ok, Interrupted: ok && t.Interrupted})

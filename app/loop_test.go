@@ -234,3 +234,38 @@ func TestRunTurnsTakesLateSteering(t *testing.T) {
 		t.Fatalf("the session asked %q", got)
 	}
 }
+
+// TestTextSentIntoATurnIsPartOfIt: what the person sends while a turn
+// runs is kept as part of that turn: the timeline, /rewind's rows and
+// /undo see one turn, not two.
+func TestTextSentIntoATurnIsPartOfIt(t *testing.T) {
+	srv := oaitest.New(t)
+	var l *Loop
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		if req.Index == 0 {
+			if err := l.Steer("also say hello"); err != nil {
+				t.Error(err)
+			}
+			return write("a.txt", "one\n")
+		}
+		return oaitest.Echoer{}.Reply(req)
+	})
+	m := newMachine(t)
+	r := openClosed(t, m.spec(srv))
+	l = r.Loop()
+	ctx := context.Background()
+	if out, _ := l.RunTurns(ctx, r.NewTurn(ctx, "write a.txt"), nil); out.Err != nil {
+		t.Fatal(out.Err)
+	}
+	if got := strings.Join(userTexts(r), "|"); got != "write a.txt|also say hello" {
+		t.Fatalf("the session holds %q", got)
+	}
+	turns, err := r.Timeline()
+	if err != nil || len(turns) != 1 || turns[0].Question != "write a.txt" || len(turns[0].Changes) != 1 {
+		t.Fatalf("timeline %+v %v", turns, err)
+	}
+	q, err := r.Edits().DropLastExchange()
+	if err != nil || q.Content != "write a.txt" || len(userTexts(r)) != 0 {
+		t.Fatalf("undo took %q (%v), left %q", q.Content, err, userTexts(r))
+	}
+}

@@ -52,7 +52,7 @@ func (r *Run) Timeline() ([]TimelineTurn, error) {
 	var out []TimelineTurn
 	for _, m := range msgs {
 		switch {
-		case m.Role == session.RoleUser && !m.Rewound:
+		case m.Role == session.RoleUser && !m.Rewound && !m.MidTurn:
 			t := TimelineTurn{N: len(out) + 1, ID: m.ID, Question: listener.String(session.Title(m.Content))}
 			if len(rows) >= t.N && rows[t.N-1].Question.ID == m.ID {
 				row := rows[t.N-1]

@@ -24,7 +24,7 @@ func (s *Session) LastQuestion() (Message, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := len(s.msgs) - 1; i >= 0 && s.msgs[i].Role != RoleSummary; i-- {
-		if s.msgs[i].Role == RoleUser {
+		if s.msgs[i].Role == RoleUser && !s.msgs[i].MidTurn {
 			return s.msgs[i], true
 		}
 	}

@@ -77,6 +77,10 @@ type Message struct {
 	// error, a cancel before any text, a crash): it is kept, but not sent
 	// again unless the person re-sends it.
 	Unanswered bool `json:"unanswered,omitempty"` // user
+	// MidTurn marks text the person sent into a running turn (typed while
+	// it ran, steered in by an editor or a page): part of that turn, never
+	// a turn of its own (timelines, /rewind, /undo).
+	MidTurn bool `json:"mid_turn,omitempty"` // user
 	// Noted: the person was told, on a later load, that it was left
 	// unanswered (said once).
 	Noted bool `json:"noted,omitempty"` // user

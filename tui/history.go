@@ -151,7 +151,7 @@ func (m *Model) showResumed(msgs []session.Message) {
 	// Show where it stopped: the last question and what followed.
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Role == session.RoleUser {
-			m.print(m.blocks().user(listener.VisibleString(msgs[i].Content), false))
+			m.print(m.blocks().user(listener.VisibleString(msgs[i].Content), msgs[i].MidTurn)) // ↳ for text sent into a turn
 			for _, x := range msgs[i+1:] {
 				if x.Role == session.RoleAssistant && x.Content != "" {
 					m.print(m.md.render(listener.VisibleString(x.Content), m.width))
