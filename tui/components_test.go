@@ -253,3 +253,26 @@ func TestTheUsageCounter(t *testing.T) {
 		t.Fatalf("/cost: %q", p)
 	}
 }
+
+// TestResumeAcrossFolders: the picker lists this folder's sessions first;
+// resuming another folder's says where it was made and where tools act.
+func TestResumeAcrossFolders(t *testing.T) {
+	t.Parallel()
+	other := session.New(session.User("made elsewhere"), session.Assistant("an answer there"))
+	host := &fakeHost{stored: map[string]*session.Session{"0199-bbbb-cccc-dddd": other}, infos: []session.Info{
+		{ID: "0199-bbbb-cccc-dddd", Title: "made elsewhere", Messages: 2, Dir: "/srv/elsewhere"},
+		{ID: "0199-aaaa-cccc-dddd", Title: "made here", Messages: 2, Dir: "/srv/here"},
+	}}
+	f := newFixture(t)
+	f.app.sessions, f.app.workdir = host, "/srv/here"
+	f.send(sessionsMsg{items: append([]session.Info(nil), host.infos...)})
+	if f.m.picker == nil || f.m.picker.items[0].Dir != "/srv/here" {
+		t.Fatalf("picker %+v", f.m.picker)
+	}
+	f.send(press("esc"))
+	f.drive(f.m.resume("0199-bbbb-cccc-dddd"))
+	if p := f.printed(); !strings.Contains(p, "this session was made in /srv/elsewhere") || !strings.Contains(p, "act on /srv/here") ||
+		!strings.Contains(p, "chat --resume 0199-bbb") {
+		t.Fatalf("printed %q", p)
+	}
+}

@@ -116,13 +116,23 @@ func (m *Model) resume(prefix string) tea.Cmd {
 	}
 	return func() tea.Msg {
 		s, err := host.Open(prefix)
-		return resumedMsg{s: s, err: err}
+		msg := resumedMsg{s: s, err: err}
+		if infos, lerr := host.List(); lerr == nil && err == nil {
+			for _, i := range infos {
+				if strings.HasPrefix(i.ID, prefix) {
+					msg.dir, msg.id = i.Dir, i.ID
+					break
+				}
+			}
+		}
+		return msg
 	}
 }
 
 type resumedMsg struct {
-	s   *session.Session
-	err error
+	s       *session.Session
+	dir, id string // where the session was made, and its id ("": unknown)
+	err     error
 }
 
 func (m *Model) onResumed(msg resumedMsg) {
@@ -139,6 +149,11 @@ func (m *Model) onResumed(msg resumedMsg) {
 	m.usage.reset()
 	m.lastAnswer, m.lastSynthesized = "", false
 	m.showResumed(s.Messages())
+	if here := m.app.Workdir(); msg.dir != "" && here != "" && msg.dir != here {
+		// Tools act on this folder, not the one the session was made in.
+		m.print(m.blocks().notice(m.st.warn, fmt.Sprintf("⚠ this session was made in %s; files and commands act on %s, here. To go on there: cd %s && chat --resume %s",
+			visibleLine(msg.dir), visibleLine(here), visibleLine(msg.dir), session.ShortID(msg.id))))
+	}
 }
 
 type showResumedMsg struct{}

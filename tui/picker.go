@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,8 +55,21 @@ func (m *Model) onSessions(msg sessionsMsg) {
 	case len(msg.items) == 0:
 		m.notice = "no saved sessions yet"
 	default:
+		// This folder's sessions first (newest first within each part):
+		// the others resume with tools acting here, which is said.
+		here := m.app.Workdir()
+		slices.SortStableFunc(msg.items, func(a, b session.Info) int {
+			return cmp.Compare(boolRank(a.Dir != here), boolRank(b.Dir != here))
+		})
 		m.picker = &picker{items: msg.items}
 	}
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // key moves the selection, picks (chosen: the session's id) or closes
