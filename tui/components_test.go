@@ -276,3 +276,27 @@ func TestResumeAcrossFolders(t *testing.T) {
 		t.Fatalf("printed %q", p)
 	}
 }
+
+// TestAnInterruptedCallIsNotDrawnAgain: a call a resumed session stopped
+// in the middle of is said at the resume; the placeholder answer it gets
+// when the next turn starts is not drawn under the person's new message.
+func TestAnInterruptedCallIsNotDrawnAgain(t *testing.T) {
+	t.Parallel()
+	call := session.ToolCall{ID: "c1", Name: "run_shell", Arguments: `{"command":"sleep 20"}`, Started: true}
+	f := newFixture(t)
+	f.m.showResumed([]session.Message{session.User("run it"), session.Assistant("", call)})
+	if !strings.Contains(f.printed(), "chat stopped while run_shell") {
+		t.Fatalf("not said at the resume: %q", f.printed())
+	}
+	f.busy("what happened?")
+	before := f.printed()
+	f.event(listener.ToolCall{Origin: listener.Origin{Turn: 1}, ID: "c1", Name: "run_shell", Arguments: call.Arguments})
+	f.event(listener.ToolResult{Origin: listener.Origin{Turn: 1}, ID: "c1", Name: "run_shell", Content: "Error: interrupted"})
+	if after := strings.TrimPrefix(f.printed(), before); strings.Contains(after, "run_shell") || strings.Contains(after, "interrupted") {
+		t.Fatalf("drawn again under the new message: %q", after)
+	}
+	f.event(listener.ToolCall{Origin: listener.Origin{Turn: 1}, ID: "c2", Name: "run_shell", Arguments: `{"command":"ls"}`})
+	if !strings.Contains(f.printed(), `{"command":"ls"}`) {
+		t.Fatal("a new call of the turn was not drawn")
+	}
+}

@@ -185,7 +185,9 @@ func (m *Model) showResumed(msgs []session.Message) {
 	// Calls chat stopped in the middle of: said now, with what happens
 	// to them, not only under the next message as if they ran again.
 	started, waiting := session.SplitStarted(session.PendingCalls(msgs))
+	m.interrupted = map[string]bool{}
 	for _, c := range started {
+		m.interrupted[c.ID] = true // its answer, at the next turn's start, is not drawn again
 		m.print(m.blocks().notice(m.st.warn, "⚠ chat stopped while "+callLine(c)+" ran: it may have done part of its work. "+
 			"It is not run again; with your next message the model is told so."))
 	}

@@ -246,6 +246,10 @@ type Model struct {
 	// Inline output: blocks wait in outbox and are printed one batch at a
 	// time, so they reach the scrollback in order.
 	outbox []string
+	// interrupted are the calls a resumed session stopped in the middle
+	// of: said at the resume, so the placeholder answer they get at the
+	// next turn's start is not drawn under the person's new message.
+	interrupted map[string]bool
 	// queuedEdit: the input holds a queued message taken out with ↑, which
 	// ctrl+x deletes.
 	queuedEdit bool

@@ -150,12 +150,19 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 	case listener.Assistant:
 		m.onAssistant(e)
 	case listener.ToolCall:
+		if m.interrupted[e.ID] {
+			return nil // said when the session was resumed: it did not run again
+		}
 		m.steps++
 		m.print(m.blocks().toolCall(e.Name, e.Arguments))
 		m.live.state = "running " + truncateWidth(visibleLine(e.Name), 40)
 	case listener.ToolOutput:
 		m.stream.toolOut = lastLines(m.stream.toolOut+listener.VisibleString(e.Text), 4, 8<<10)
 	case listener.ToolResult:
+		if m.interrupted[e.ID] {
+			delete(m.interrupted, e.ID)
+			return nil
+		}
 		m.stream.toolOut = ""
 		m.print(m.blocks().toolResult(e))
 		if !m.details {
