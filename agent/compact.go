@@ -107,7 +107,12 @@ func (t *turn) compact(manual bool, instructions string, window int, mustFit boo
 	if err := t.sess.InsertSummary(next, summary); err != nil {
 		return err
 	}
+	folds := folded
+	if at >= 0 {
+		folds = append([]session.Message{earlier}, folded...)
+	}
 	t.emit(listener.Compacted{Origin: t.origin, Messages: count, Before: before, After: summary.Compaction.After, Manual: manual,
+		Folded: session.EstimateTokens(folds), Summary: session.EstimateTokens([]session.Message{summary}),
 		Cut: summary.Compaction.Cut, Dropped: summary.Compaction.Dropped})
 	return nil
 }

@@ -89,7 +89,7 @@ func TestLongConversationIsCompacted(t *testing.T) {
 		t.Fatal("never compacted")
 	}
 	for _, c := range compactions(r) {
-		if c.After >= c.Before || c.Messages == 0 {
+		if c.After >= c.Before || c.Messages == 0 || c.Summary == 0 || c.Summary >= c.Folded {
 			t.Fatalf("compaction %+v", c)
 		}
 	}
@@ -498,5 +498,15 @@ func TestSummaryTooBigLeavesTheTurnsOut(t *testing.T) {
 	}
 	if srv.Overflows() != 0 || len(srv.Rejected()) > 0 {
 		t.Fatalf("%d overflows, rejected %v", srv.Overflows(), srv.Rejected())
+	}
+}
+
+// TestTheCompactionNoticeComparesLikeWithLike: the notice sets the
+// history folded against the summary that stands for it.
+func TestTheCompactionNoticeComparesLikeWithLike(t *testing.T) {
+	e := listener.Compacted{Messages: 8, Before: 1847, After: 1877, Folded: 1500, Summary: 12}
+	got := listener.CompactedText(e)
+	if !strings.Contains(got, "8 earlier messages (~1500 tokens) into a summary (~12)") || !strings.Contains(got, "next request ~1877") {
+		t.Fatal(got)
 	}
 }

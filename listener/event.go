@@ -106,7 +106,11 @@ type (
 	// is sent went from Before to After tokens (estimates).
 	Compacted struct {
 		Origin
+		// Before and After are the next request's size around the
+		// compaction; Folded is what the folded messages took, Summary
+		// what the summary takes instead (all estimates, in tokens).
 		Messages, Before, After int
+		Folded, Summary         int
 		Manual                  bool
 		// Cut: the summary was cut to fit; Dropped: the messages were left
 		// out unsummarized, as no summary left room.
@@ -242,13 +246,15 @@ func PlanText(steps []PlanStep) string {
 
 // CompactedText is how front ends announce a compaction.
 func CompactedText(e Compacted) string {
+	// Like with like: the history folded against what stands for it; the
+	// next request's size after it.
 	switch {
 	case e.Dropped:
-		return fmt.Sprintf("⇣ left out %d earlier messages (they stay in the session file): even a summary did not fit the context window: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
+		return fmt.Sprintf("⇣ left out %d earlier messages (~%d tokens; they stay in the session file): even a summary did not fit the context window · the next request ~%d", e.Messages, e.Folded, e.After)
 	case e.Cut:
-		return fmt.Sprintf("⇣ compacted %d earlier messages into a summary, cut to fit: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
+		return fmt.Sprintf("⇣ compacted %d earlier messages (~%d tokens) into a summary cut to fit (~%d) · the next request ~%d", e.Messages, e.Folded, e.Summary, e.After)
 	}
-	return fmt.Sprintf("⇣ compacted %d earlier messages into a summary: ~%d → ~%d tokens", e.Messages, e.Before, e.After)
+	return fmt.Sprintf("⇣ compacted %d earlier messages (~%d tokens) into a summary (~%d) · the next request ~%d", e.Messages, e.Folded, e.Summary, e.After)
 }
 
 // RescuedText is how front ends announce rescued calls.

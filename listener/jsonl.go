@@ -46,6 +46,8 @@ type Wire struct {
 	Messages    int            `json:"messages,omitempty"`
 	Before      int            `json:"tokens_before,omitempty"`
 	After       int            `json:"tokens_after,omitempty"`
+	Folded      int            `json:"tokens_folded,omitempty"`
+	Summary     int            `json:"tokens_summary,omitempty"`
 	Manual      bool           `json:"manual,omitempty"`
 	Cached      int            `json:"cached_tokens,omitempty"`
 	Cost        *float64       `json:"cost_usd,omitempty"`
@@ -115,6 +117,7 @@ func WireOf(e Event) Wire {
 		v.Manual = e.Manual
 	case Compacted:
 		v.Messages, v.Before, v.After, v.Manual = e.Messages, e.Before, e.After, e.Manual
+		v.Folded, v.Summary = e.Folded, e.Summary
 	case FallbackNotice:
 		v.Reason = e.Reason
 	case Notice:
