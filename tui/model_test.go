@@ -440,7 +440,7 @@ func TestContextStatusAndCompaction(t *testing.T) {
 		t.Fatal(f.m.View().Content)
 	}
 	f.event(listener.Compacted{Origin: o, Messages: 12, Before: 8500, After: 2100, Folded: 7000, Summary: 600})
-	if !strings.Contains(f.printed(), "compacted 12 earlier messages (~7000 tokens) into a summary (~600) · the next request ~2100") {
+	if !strings.Contains(strings.Join(strings.Fields(f.printed()), " "), "compacted 12 earlier messages (~7000 tokens) into a summary (~600) · the next request ~2100") {
 		t.Fatalf("printed %q", f.printed())
 	}
 	if !strings.Contains(ansi.Strip(f.m.statusView()), "ctx 2.1k/10k") {
