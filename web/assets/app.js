@@ -296,7 +296,7 @@
         if (id === '' || isSynth(id)) { turnTokens += e.total_tokens || 0; status(); }
         break;
       case 'compacting': notice('compacting the conversation…'); break;
-      case 'compacted': notice(`── ${e.messages} messages summarized (${e.tokens_before} → ${e.tokens_after} tokens) ──`); break;
+      case 'compacted': notice(`── ${e.messages} messages (~${e.tokens_folded} tokens) summarized (~${e.tokens_summary}) · the next request ~${e.tokens_after} ──`); break;
       case 'fallback_notice': notice('⚠ ' + (e.reason || 'the step budget ran out') + ' · a synthesized answer follows'); break;
       case 'cancelled': flush(); notice('⏹ cancelled' + (e.reason ? ': ' + e.reason : ''), '', agent(id).box); break;
       case 'retry': notice(`retrying (attempt ${e.attempt}) in ${Math.round((e.wait_ms || 0) / 1000)} s: ${e.error || ''}`); break;
