@@ -278,7 +278,7 @@ func (a *asking) head(st *styles, width int) []string {
 	if r.Review.Command != "" {
 		summary = "run this command in " + r.Review.Target
 	}
-	for i, l := range wrapVisible(summary, width-2) {
+	for i, l := range wrapWords(summary, width-2) {
 		if i == 0 {
 			head = append(head, st.warn.Render(title)+l)
 		} else {
@@ -286,17 +286,17 @@ func (a *asking) head(st *styles, width int) []string {
 		}
 	}
 	if t := r.Review.Target; t != "" && r.Review.Command == "" && !strings.Contains(summary, t) {
-		for _, l := range wrapVisible("target: "+t, width-2) {
+		for _, l := range wrapWords("target: "+t, width-2) {
 			head = append(head, "  "+st.dim.Render(l))
 		}
 	}
 	if w := r.Review.Warning; w != "" {
-		for _, l := range wrapVisible("⚠ "+w, width-2) {
+		for _, l := range wrapWords("⚠ "+w, width-2) {
 			head = append(head, "  "+st.warn.Render(l))
 		}
 	}
 	for _, why := range r.Why {
-		for _, l := range wrapVisible("asks because "+why, width-2) {
+		for _, l := range wrapWords("asks because "+why, width-2) {
 			head = append(head, "  "+st.hint.Render(l))
 		}
 	}
@@ -344,6 +344,14 @@ func (a *asking) body(st *styles, width int) []string {
 		}
 	}
 	return body
+}
+
+// wrapWords is wrapVisible for sentences and paths: lines break between
+// words or after a path's "/", a word cut only when it alone is wider.
+func wrapWords(s string, width int) []string {
+	s = strings.ReplaceAll(listener.VisibleString(s), "\t", "␉")
+	s = strings.ReplaceAll(s, "\n", "↵")
+	return strings.Split(ansi.Wrap(s, width, "/"), "\n")
 }
 
 // wrapVisible makes control characters visible and hard-wraps s to width

@@ -15,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
+	"github.com/chatrepl/chat/tool"
 )
 
 // drive runs cmd as the program would and hands what it returns back to
@@ -298,5 +299,24 @@ func TestAnInterruptedCallIsNotDrawnAgain(t *testing.T) {
 	f.event(listener.ToolCall{Origin: listener.Origin{Turn: 1}, ID: "c2", Name: "run_shell", Arguments: `{"command":"ls"}`})
 	if !strings.Contains(f.printed(), `{"command":"ls"}`) {
 		t.Fatal("a new call of the turn was not drawn")
+	}
+}
+
+// TestApprovalTitlesBreakBetweenWords: at 80 columns (and narrower) a
+// long path in the question breaks after a "/" or between words, never
+// inside a name.
+func TestApprovalTitlesBreakBetweenWords(t *testing.T) {
+	t.Parallel()
+	a := &asking{approvalMsg: approvalMsg{req: tool.Request{Tool: "write_file", Review: tool.Review{
+		Summary: "write internal/configuration/loaders/environment_variables_override.go (12 lines)"}}}}
+	st := newStyles(true, true)
+	for _, width := range []int{80, 60, 48} {
+		lines := a.head(&st, width)
+		text := ansi.Strip(strings.Join(lines, "\n"))
+		for _, name := range []string{"environment_variables_override.go", "configuration/", "loaders/"} {
+			if !strings.Contains(text, name) {
+				t.Fatalf("width %d: %q cut:\n%s", width, name, text)
+			}
+		}
 	}
 }
