@@ -320,3 +320,16 @@ func TestApprovalTitlesBreakBetweenWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionNotices: a server's resource is not called "outside the
+// working directory"; a long notice wraps instead of being cut.
+func TestMentionNotices(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.send(mentionedMsg{text: "read @docs:file://guide.md and @/etc/hosts", asking: []string{"@docs:file://guide.md"}, outside: []string{"/etc/hosts"}})
+	v := strings.Join(strings.Fields(f.view()), " ")
+	if !strings.Contains(v, "/etc/hosts: outside the working directory") || !strings.Contains(v, "@docs:file://guide.md: its server's resources are read only when you say so") ||
+		!strings.Contains(v, "enter attaches anyway, or edit the message") {
+		t.Fatalf("the notice:\n%s", f.view())
+	}
+}

@@ -194,7 +194,7 @@ func readResources(mc *app.MCP, text string, confirmed bool, msg *mentionedMsg) 
 		return
 	}
 	if len(asking) > 0 && !confirmed {
-		msg.outside = append(msg.outside, asking...)
+		msg.asking = append(msg.asking, asking...)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), mcpWait)

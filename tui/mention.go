@@ -2,7 +2,6 @@ package tui
 
 import (
 	"cmp"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,7 +49,8 @@ type filesMsg struct {
 type mentionedMsg struct {
 	text    string
 	parts   []session.FilePart
-	outside []string
+	outside []string // files outside the working directory
+	asking  []string // resources of servers that are asked before they are read
 	errs    []string
 }
 
@@ -286,10 +286,17 @@ func resolveMentions(text, wd string, mc *app.MCP, confirmed bool) tea.Cmd {
 // onMentioned sends a message once its mentions are read; a mention
 // outside the working directory asks first (enter again attaches it).
 func (m *Model) onMentioned(msg mentionedMsg) tea.Cmd {
-	if len(msg.outside) > 0 {
+	if len(msg.outside)+len(msg.asking) > 0 {
 		m.input.set(msg.text)
 		m.confirmOutside = msg.text
-		m.notice = fmt.Sprintf("%s: outside the working directory; enter attaches it anyway, or edit the message", visibleLine(strings.Join(msg.outside, ", ")))
+		var why []string
+		if len(msg.outside) > 0 {
+			why = append(why, visibleLine(strings.Join(msg.outside, ", "))+": outside the working directory")
+		}
+		if len(msg.asking) > 0 {
+			why = append(why, visibleLine(strings.Join(msg.asking, ", "))+": its server's resources are read only when you say so")
+		}
+		m.notice = strings.Join(why, "; ") + "; enter attaches anyway, or edit the message"
 		return nil
 	}
 	for _, e := range msg.errs {

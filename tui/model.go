@@ -335,7 +335,13 @@ func (m *Model) belowApproval() string {
 		parts = append(parts, p)
 	}
 	if m.notice != "" {
-		parts = append(parts, m.st.hint.Render(truncateWidth(m.notice, m.width)))
+		// Wrapped, not cut: a notice says what to do next (three lines
+		// at most).
+		lines := strings.Split(wrap(m.notice, max(m.width, 20)), "\n")
+		if len(lines) > 3 {
+			lines = append(lines[:2], truncateWidth(strings.Join(lines[2:], " "), m.width))
+		}
+		parts = append(parts, m.st.hint.Render(strings.Join(lines, "\n")))
 	}
 	if len(m.attachments) > 0 {
 		parts = append(parts, m.st.after.Render(truncateWidth(attachmentList(m.attachments), m.width)))

@@ -137,7 +137,7 @@ func TestMCPEverythingInTheREPL(t *testing.T) {
 	}
 
 	tm.ask("what is in @everything:demo://resource/static/document/features.md")
-	tm.waitFor("outside the working directory; enter attac", 10*time.Second)
+	tm.waitFor("its server's resources are", 10*time.Second)
 	tm.keys("Enter")
 	tm.waitFor("features.md", 10*time.Second)
 	waitUntil(t, "the resource reaches the model", func() bool { return strings.Contains(lastUser(srv), "## Prompts") })
