@@ -92,7 +92,27 @@ func (b blocks) thinking(text string) string {
 }
 
 func (b blocks) notice(style lipgloss.Style, text string) string {
-	return style.Render(wrap(text, b.width))
+	return style.Render(wrapIndented(text, b.width))
+}
+
+// wrapIndented wraps each line of s at width, its continuation lines
+// indented as the line is (a listing's rows stay in their column).
+func wrapIndented(s string, width int) string {
+	if width <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		body := strings.TrimLeft(l, " ")
+		indent := len(l) - len(body)
+		if indent == 0 || indent > width/2 {
+			lines[i] = wrap(l, width)
+			continue
+		}
+		pad := strings.Repeat(" ", indent)
+		lines[i] = pad + strings.ReplaceAll(wrap(body, width-indent), "\n", "\n"+pad)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // toolOut is the last lines a running command printed ("" for none).

@@ -74,13 +74,24 @@ func completionView(st *styles, v string, all []command) string {
 	if !strings.HasPrefix(v, "/") || strings.ContainsAny(v, " \n") {
 		return ""
 	}
-	var lines []string
+	var shown []command
+	nameW, argsW := 10, 10 // the columns fit the widest shown (a server's prompt names are long)
 	for _, c := range all {
 		if strings.HasPrefix(c.name, v) {
-			lines = append(lines, st.statusHi.Render(fmt.Sprintf("%-10s", c.name))+st.dim.Render(fmt.Sprintf(" %-10s %s", c.args, c.help)))
+			shown = append(shown, c)
+			nameW, argsW = max(nameW, min(ansi.StringWidth(c.name), 40)), max(argsW, min(ansi.StringWidth(c.args), 30))
 		}
 	}
+	var lines []string
+	for _, c := range shown {
+		lines = append(lines, st.statusHi.Render(padRight(c.name, nameW))+st.dim.Render(" "+padRight(c.args, argsW)+" "+c.help))
+	}
 	return strings.Join(lines, "\n")
+}
+
+// padRight pads s with spaces to width cells (a wider s is left whole).
+func padRight(s string, width int) string {
+	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
 }
 
 // allCommands are the built-in commands and the MCP servers' prompts.

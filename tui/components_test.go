@@ -333,3 +333,31 @@ func TestMentionNotices(t *testing.T) {
 		t.Fatalf("the notice:\n%s", f.view())
 	}
 }
+
+// TestListingsKeepTheirColumn: a listing's long row wraps under its own
+// text, not under the left margin (/rewind's rows at 80 columns).
+func TestListingsKeepTheirColumn(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	out := ansi.Strip(f.m.blocks().notice(f.m.st.notice, "turns of this session:\n  1  please refactor the configuration loader so that environment variables win over the file\n       (no file changes)"))
+	for _, l := range strings.Split(out, "\n")[1:] {
+		if !strings.HasPrefix(l, "  ") {
+			t.Fatalf("a row wrapped under the margin:\n%s", out)
+		}
+	}
+}
+
+// TestCompletionColumnsLineUp: a server's long prompt names do not push
+// their descriptions out of the column.
+func TestCompletionColumnsLineUp(t *testing.T) {
+	t.Parallel()
+	st := newStyles(true, true)
+	out := ansi.Strip(completionView(&st, "/every", []command{
+		{name: "/everything:args-prompt", args: "city= state=", help: "a prompt with arguments"},
+		{name: "/everything:simple-prompt", help: "a prompt without"},
+	}))
+	lines := strings.Split(out, "\n")
+	if len(lines) != 2 || strings.Index(lines[0], "a prompt with") != strings.Index(lines[1], "a prompt without") {
+		t.Fatalf("columns:\n%s", out)
+	}
+}
