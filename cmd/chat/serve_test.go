@@ -370,3 +370,35 @@ func TestServeModelTextNeverRuns(t *testing.T) {
 		t.Fatal("a <style> in the answer styled the page")
 	}
 }
+
+// TestServeOnAPhoneKeepsTheNewestInView: on a phone the input's hint
+// fits its width, and pending rows taking the log's room keep the newest
+// message in view.
+func TestServeOnAPhoneKeepsTheNewestInView(t *testing.T) {
+	t.Parallel()
+	held := oaitest.NewGate()
+	long := strings.Repeat("a line of the answer\n\n", 60)
+	srv := oaitest.New(t, oaitest.Answer{Text: long + "the last line"}, oaitest.Answer{Text: "slow", Gate: held, GateAfter: 1})
+	s := startServe(t, srv)
+	ctx := chromium(t, 390, 844)
+	do(t, ctx, "a long answer", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+		send("answer at length", false), logHas("the last line"), until(`document.getElementById('stop').disabled`))
+	if hint := eval[string](t, ctx, `document.getElementById('input').placeholder`); hint != "Message · Enter sends" {
+		t.Fatalf("the phone's placeholder: %q", hint)
+	}
+	fits := eval[bool](t, ctx, `(() => { const i = document.getElementById('input'); const c = document.createElement('canvas').getContext('2d'); c.font = getComputedStyle(i).font; return c.measureText(i.placeholder).width < i.clientWidth; })()`)
+	if !fits {
+		t.Fatal("the placeholder is cut on a phone")
+	}
+	do(t, ctx, "a slow turn, and three queued lines",
+		send("another question", false))
+	<-held.Entered()
+	do(t, ctx, "queue",
+		send("queued one", true), send("queued two", true), send("queued three", true),
+		until(`document.querySelectorAll('#pending li').length === 3`))
+	atBottom := eval[bool](t, ctx, `(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight < 80; })()`)
+	held.Release()
+	if !atBottom {
+		t.Fatal("the pending rows pushed the newest message out of view")
+	}
+}

@@ -420,6 +420,10 @@
 
   // --- pending: what was sent and not yet taken ---
   function drawPending(items) {
+    // The list takes rows from the log: one that was at its newest stays there.
+    keepDown(() => drawPendingRows(items));
+  }
+  function drawPendingRows(items) {
     const ol = $('pending');
     ol.replaceChildren();
     for (const p of items) {
@@ -610,6 +614,12 @@
       notice('✗ ' + err.message, 'err');
     }
   }
+  // The placeholder fits the screen: a phone gets the short one (the
+  // buttons say the rest).
+  const longHint = $('input').placeholder, narrow = window.matchMedia('(max-width: 600px)');
+  const fitHint = () => { $('input').placeholder = narrow.matches ? 'Message · Enter sends' : longHint; };
+  narrow.addEventListener('change', fitHint);
+  fitHint();
   $('composer').onsubmit = (e) => { e.preventDefault(); send(false); };
   $('queue').onclick = () => send(true);
   $('stop').onclick = () => api('api/stop', {});
