@@ -510,3 +510,27 @@ func TestTheCompactionNoticeComparesLikeWithLike(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestATooLowServerCountStillCompactsInTime: a server that reports far
+// fewer prompt tokens than it was sent (one that counts only what its
+// prompt cache did not hold) does not keep chat from compacting before
+// the window: no request is refused.
+func TestATooLowServerCountStillCompactsInTime(t *testing.T) {
+	t.Parallel()
+	r, srv := talkRig(t, true, newEcho("list_files"))
+	srv.SetFallback(func(req oaitest.Request) oaitest.Reply {
+		reply := oaitest.Talker{AnswerBytes: 1500}.Reply(req)
+		if a, ok := reply.(oaitest.Answer); ok {
+			a.Usage = &oaitest.Usage{Prompt: 120, Completion: 40, Total: 160}
+			return a
+		}
+		return reply
+	})
+	converse(t, r, 20)
+	if n := srv.Overflows(); n != 0 {
+		t.Fatalf("%d requests were over the window", n)
+	}
+	if len(compactions(r)) == 0 {
+		t.Fatal("never compacted")
+	}
+}

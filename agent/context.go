@@ -65,7 +65,9 @@ func (a *Agent) ContextWindow() int { return int(a.window.Load()) }
 
 // ContextSize estimates the tokens the next request will carry: what the
 // server counted for the last request plus an estimate of what was added
-// since, or an estimate of all of it.
+// since, cross-checked with chat's own estimate of all of it (the larger
+// wins: a server that counts only what its prompt cache did not hold
+// reports far too little, and its refusal would be the first sign).
 func (a *Agent) ContextSize() int {
 	a.cfgMu.Lock()
 	s, tools := a.o.Session, a.o.Tools
@@ -73,14 +75,15 @@ func (a *Agent) ContextSize() int {
 	a.cfgMu.Unlock()
 	summary, _ := s.LatestSummary()
 	sent := s.Sent()
+	own := session.EstimateTokens(answered(sent)) + specTokens(a.specsFor(tools, sent))
 	if mark.tokens > 0 && mark.summary == summary.ID {
 		for i := len(sent) - 1; i >= 0; i-- {
 			if sent[i].ID == mark.last {
-				return mark.tokens + session.EstimateTokens(answered(sent[i+1:]))
+				return max(mark.tokens+session.EstimateTokens(answered(sent[i+1:])), own)
 			}
 		}
 	}
-	return session.EstimateTokens(answered(sent)) + specTokens(a.specsFor(tools, sent))
+	return own
 }
 
 // ContextParts is the estimated make-up of the next request, in tokens.
