@@ -396,9 +396,9 @@ func TestServeOnAPhoneKeepsTheNewestInView(t *testing.T) {
 	do(t, ctx, "queue",
 		send("queued one", true), send("queued two", true), send("queued three", true),
 		until(`document.querySelectorAll('#pending li').length === 3`))
-	atBottom := eval[bool](t, ctx, `(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight < 80; })()`)
+	// Once the page has drawn what came (a frame under load), the newest
+	// message is in view.
+	do(t, ctx, "the newest message stays in view",
+		until(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight < 80; })()`))
 	held.Release()
-	if !atBottom {
-		t.Fatal("the pending rows pushed the newest message out of view")
-	}
 }

@@ -23,6 +23,11 @@
   }
   function atBottom() { return log.scrollHeight - log.scrollTop - log.clientHeight < 80; }
   function keepDown(f) { const down = atBottom(); f(); if (down) log.scrollTop = log.scrollHeight; }
+  // Whatever takes the log's room (pending rows, the composer's buttons,
+  // a phone's keyboard), a log that was at its newest stays there.
+  let stuck = true;
+  log.addEventListener('scroll', () => { stuck = atBottom(); });
+  new ResizeObserver(() => { if (stuck) log.scrollTop = log.scrollHeight; }).observe(log);
 
   async function api(path, body) {
     const r = await fetch(path, body === undefined ? {} : {
