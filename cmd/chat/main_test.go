@@ -80,8 +80,22 @@ func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for attempt := 0; ; attempt++ {
+		err := cmd.Start()
+		if err == nil {
+			break
+		}
+		// A binary just copied for another user (asuser) can be busy for a
+		// moment: a fork of a parallel test still holds the copy's write
+		// descriptor until it execs (Go issue 22315).
+		if !errors.Is(err, syscall.ETXTBSY) || attempt == 50 {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		again := exec.Command(cmd.Path, cmd.Args[1:]...)
+		again.Dir, again.Env, again.Stdin, again.SysProcAttr = cmd.Dir, cmd.Env, cmd.Stdin, cmd.SysProcAttr
+		again.Stdout, again.Stderr = &o, &e
+		cmd = again
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
