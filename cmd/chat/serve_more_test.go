@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -216,5 +217,41 @@ func TestServeListsOnlyThisDirectory(t *testing.T) {
 	reqs := srv.Requests()
 	if u := userTexts(reqs[len(reqs)-1]); len(u) != 1 {
 		t.Fatalf("the new session's request carries %d user messages, want only its own: %q", len(u), u)
+	}
+}
+
+// TestServeDiffAfterACrash: chat serve killed (-9) in the middle of a
+// command; `chat serve --continue` and its page show the turn's diff as
+// the files are now: one appended line and a one-line new file (it drew
+// the appended file as emptied and the new one as empty).
+func TestServeDiffAfterACrash(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, call("s1", "run_shell", `{"command":"echo appended >> k.txt; echo m > m.txt; sleep 60","timeout_seconds":300}`))
+	first := command(t, srv)
+	if err := os.WriteFile(filepath.Join(first.Dir, "k.txt"), []byte("orig\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, dir := slices.Clone(first.Env), first.Dir
+	s := startServeIn(t, first)
+	ctx := chromium(t, 1280, 800)
+	do(t, ctx, "a command that is cut short", chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")), send("append and wait", false))
+	waitUntil(t, "the command wrote m.txt", func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "m.txt"))
+		return string(b) == "m\n"
+	})
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	again := command(t, srv)
+	again.Env, again.Dir = env, dir
+	s2 := startServeIn(t, again, "--continue")
+	do(t, ctx, "the crashed turn's diff", chromedp.Navigate(s2.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+		chromedp.Click(chromedp.CSS("#menu")),
+		until(`document.getElementById('turns').innerText.includes('+ m.txt')`),
+		chromedp.Click(chromedp.CSS(`#turns li:nth-child(1) button[data-action="diff"]`)),
+		until(`document.querySelectorAll('#turns pre.diff').length > 0`))
+	diff := eval[string](t, ctx, `[...document.querySelectorAll('#turns pre.diff')].map(p => p.textContent).join('\n')`)
+	if !strings.Contains(diff, "+appended") || !strings.Contains(diff, "+m") || strings.Contains(diff, "-orig") {
+		t.Fatalf("the diff after the crash:\n%s", diff)
 	}
 }
