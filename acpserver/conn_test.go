@@ -201,3 +201,51 @@ func TestClosingASessionCancelsItsTurn(t *testing.T) {
 		t.Fatal("the closed session's call ran")
 	}
 }
+
+// TestEditorListsLoadsAndSteers: the saved session is listed for its
+// folder; loaded again it replays its history before the answer; text
+// steered in with no turn running is refused with a reason; a session
+// without modes says so.
+func TestEditorListsLoadsAndSteers(t *testing.T) {
+	e := newEditor(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := e.open(ctx)
+	if _, err := e.prompt(ctx, id, "remember the number 42"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.conn.CallExtension(ctx, SteerMethod, map[string]any{"sessionId": id, "text": "late"}); err == nil || !strings.Contains(err.Error(), "no turn is running") {
+		t.Fatalf("steering with no turn: %v", err)
+	}
+	if _, err := e.conn.SetSessionMode(ctx, acp.SetSessionModeRequest{SessionId: id, ModeId: "read-only"}); err == nil {
+		t.Fatal("a session without modes switched mode")
+	}
+	list, err := e.conn.ListSessions(ctx, acp.ListSessionsRequest{Cwd: &e.work})
+	if err != nil || len(list.Sessions) != 1 || list.Sessions[0].SessionId != id {
+		t.Fatalf("list %+v %v", list, err)
+	}
+	if _, err := e.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: id, Cwd: e.work, McpServers: []acp.McpServer{}}); err == nil {
+		t.Fatal("a session open on this connection was loaded twice")
+	}
+	if _, err := e.conn.CloseSession(ctx, acp.CloseSessionRequest{SessionId: id}); err != nil {
+		t.Fatal(err)
+	}
+	from := e.count()
+	if _, err := e.conn.LoadSession(ctx, acp.LoadSessionRequest{SessionId: id, Cwd: e.work, McpServers: []acp.McpServer{}}); err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	var replayed []string
+	for _, u := range e.updates[from:] {
+		if c := u.UserMessageChunk; c != nil && c.Content.Text != nil {
+			replayed = append(replayed, c.Content.Text.Text)
+		}
+	}
+	e.mu.Unlock()
+	if strings.Join(replayed, "|") != "remember the number 42" {
+		t.Fatalf("replayed %q", replayed)
+	}
+	if _, err := e.prompt(ctx, id, "and now?"); err != nil {
+		t.Fatalf("the loaded session does not go on: %v", err)
+	}
+}
