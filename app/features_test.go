@@ -296,9 +296,9 @@ func TestSavedSessions(t *testing.T) {
 	if r.SessionID() == id {
 		t.Fatal("/new kept the old session")
 	}
-	back, err := store.Open(id[:8])
-	if err != nil || back.Len() < 3 {
-		t.Fatalf("resume: %v", err)
+	back, info, err := store.Open(id[:8])
+	if err != nil || back.Len() < 3 || info.ID != id || info.Dir != m.env.Workdir {
+		t.Fatalf("resume: %v, %+v", err, info)
 	}
 	r.Close()
 	listed, err := ListSessions(m.env, spec.Config, m.env.Workdir)

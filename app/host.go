@@ -268,11 +268,11 @@ func (h *sessionHost) Started(s *session.Session) {
 func (h *sessionHost) List() ([]session.Info, error) {
 	return h.store.List()
 }
-func (h *sessionHost) Open(prefix string) (*session.Session, error) {
+func (h *sessionHost) Open(prefix string) (*session.Session, session.Info, error) {
 	info, err := h.store.Find(prefix)
 	if err != nil {
-		return nil, err
+		return nil, info, err
 	}
 	s, _, err := h.load(info)
-	return s, err
+	return s, info, err
 }

@@ -105,7 +105,7 @@ func (l *Loop) Send(text string, queue bool) error {
 	l.running = true
 	l.publishLocked()
 	l.mu.Unlock()
-	go l.drive(ctx, text)
+	go l.RunTurns(ctx, l.newTurn(ctx, text), nil) // what it never took goes to OnUnsent
 	return nil
 }
 
@@ -171,10 +171,16 @@ func (l *Loop) Ended() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	left := l.leftoversLocked()
+	l.idleLocked()
+	return left
+}
+
+// idleLocked says no turn runs any more: the watchers hear it, Wait
+// returns.
+func (l *Loop) idleLocked() {
 	l.running = false
 	l.publishLocked()
 	l.idle.Broadcast()
-	return left
 }
 
 func (l *Loop) leftoversLocked() []string {
@@ -196,12 +202,10 @@ func (l *Loop) RunTurns(ctx context.Context, t *agent.Turn, next func(text strin
 		l.mu.Lock()
 		left := l.leftoversLocked()
 		if out.Err != nil || len(left) == 0 || ctx.Err() != nil || l.newTurn == nil {
-			l.running = false
 			if len(left) > 0 && l.unsent != nil {
 				l.unsent(left) // before idle: the page has it back first
 			}
-			l.publishLocked()
-			l.idle.Broadcast()
+			l.idleLocked()
 			l.mu.Unlock()
 			return out, left
 		}
@@ -214,12 +218,6 @@ func (l *Loop) RunTurns(ctx context.Context, t *agent.Turn, next func(text strin
 		}
 		t = l.newTurn(ctx, left[0])
 	}
-}
-
-// drive runs the turns of text sent at idle; what a failed or stopped
-// turn never took goes to OnUnsent's watcher.
-func (l *Loop) drive(ctx context.Context, text string) {
-	l.RunTurns(ctx, l.newTurn(ctx, text), nil)
 }
 
 // Wait returns once no turn runs.

@@ -294,8 +294,9 @@ type SessionStore interface {
 	// Started saves a fresh session from now on (/new).
 	Started(s *session.Session)
 	List() ([]session.Info, error)
-	// Open loads a stored session by id prefix, ready to continue.
-	Open(prefix string) (*session.Session, error)
+	// Open loads a stored session by id prefix, ready to continue, and
+	// says which it is (its id, the folder it was made in).
+	Open(prefix string) (*session.Session, session.Info, error)
 }
 
 // Sessions is the run's session storage.

@@ -167,11 +167,13 @@ type fakeHost struct {
 func (h *fakeHost) Changed(*session.Session)      { h.changed++ }
 func (h *fakeHost) Started(*session.Session)      {}
 func (h *fakeHost) List() ([]session.Info, error) { return h.infos, nil }
-func (h *fakeHost) Open(id string) (*session.Session, error) {
-	if s, ok := h.stored[id]; ok {
-		return s, nil
+func (h *fakeHost) Open(id string) (*session.Session, session.Info, error) {
+	for _, i := range h.infos {
+		if s, ok := h.stored[i.ID]; ok && strings.HasPrefix(i.ID, id) {
+			return s, i, nil
+		}
 	}
-	return nil, errors.New("no such session " + id)
+	return nil, session.Info{}, errors.New("no such session " + id)
 }
 
 func TestSessionPicker(t *testing.T) {
@@ -199,7 +201,7 @@ func TestSessionPicker(t *testing.T) {
 	}
 	f.send(press("down"))
 	f.send(press("enter"))
-	s, err := host.Open("0199-bbbb-cccc-dddd")
+	s, _, err := host.Open("0199-bbbb-cccc-dddd")
 	f.send(resumedMsg{s: s, err: err})
 	if f.m.picker != nil || f.m.app.Session() != old || !strings.Contains(f.printed(), "the old answer") {
 		t.Fatalf("resume: picker %v printed %q", f.m.picker, f.printed())

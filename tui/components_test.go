@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -18,34 +19,47 @@ import (
 	"github.com/chatrepl/chat/tool"
 )
 
-// drive runs cmd as the program would and hands what it returns back to
-// the model, until nothing is left; a command that has not returned in a
-// moment is a timer (a spinner's tick, a follow tick) and is dropped.
+// drive runs cmd as the program would, each command of a batch at once,
+// and hands back to the model the messages of this package its commands
+// return, until none is outstanding. A timer of the libraries' (the
+// spinner, the cursor's blink) and the job follower's re-arming tick are
+// let run out and not handed back, so driving ends; nothing is judged by
+// how long it took.
 func (f *fixture) drive(cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for n := 0; len(queue) > 0 && n < 500; n++ {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		got := make(chan tea.Msg, 1)
-		go func() { got <- c() }()
-		var msg tea.Msg
-		select {
-		case msg = <-got:
-		case <-time.After(60 * time.Millisecond):
-			continue
-		}
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tea.QuitMsg:
-		default:
-			queue = append(queue, f.send(msg))
+	ours := reflect.TypeOf(typedMsg{}).PkgPath()
+	results := make(chan tea.Msg)
+	outstanding := 0
+	start := func(c tea.Cmd) {
+		if c != nil {
+			outstanding++
+			go func() { results <- c() }()
 		}
 	}
+	start(cmd)
+	for ; outstanding > 0; outstanding-- {
+		msg := <-results
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				start(c)
+			}
+		case followTick:
+		default:
+			if msg != nil && reflect.TypeOf(msg).PkgPath() == ours {
+				start(f.send(msg))
+			}
+		}
+	}
+}
+
+// typing types s key by key and returns what the keys started, to drive
+// together.
+func (f *fixture) typing(s string) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, r := range s {
+		cmds = append(cmds, f.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (f *fixture) view() string { return ansi.Strip(f.m.View().Content) }
@@ -141,10 +155,7 @@ func TestTheMentionList(t *testing.T) {
 	f := newFixture(t)
 	f.app.workdir = dir
 	f.app.files = func(int) ([]string, error) { return []string{"main.go", "docs/", "docs/guide.md", "docs/api.md"}, nil }
-	for _, r := range "look at @doc" {
-		f.drive(f.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
-	}
-	f.drive(f.m.refreshMentions())
+	f.drive(f.typing("look at @doc"))
 	if v := f.view(); !strings.Contains(v, "docs/") || !strings.Contains(v, "tab or enter picks") {
 		t.Fatalf("the list:\n%s", v)
 	}
@@ -154,10 +165,7 @@ func TestTheMentionList(t *testing.T) {
 	if got := f.m.input.value(); got != "look at @docs/" {
 		t.Fatalf("completed to %q", got)
 	}
-	for _, r := range "gu" {
-		f.drive(f.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
-	}
-	f.drive(f.m.refreshMentions())
+	f.drive(f.typing("gu"))
 	f.drive(f.send(press("tab")))
 	if got := f.m.input.value(); got != "look at @docs/guide.md " {
 		t.Fatalf("completed to %q", got)
@@ -171,10 +179,7 @@ func TestTheMentionList(t *testing.T) {
 	g := newFixture(t)
 	g.app.workdir = dir
 	g.app.files = f.app.files
-	for _, r := range "@ma" {
-		g.drive(g.send(tea.KeyPressMsg{Code: r, Text: string(r)}))
-	}
-	g.drive(g.m.refreshMentions())
+	g.drive(g.typing("@ma"))
 	g.send(press("esc"))
 	if strings.Contains(g.view(), "tab or enter picks") {
 		t.Fatal("esc did not close the list")
@@ -191,11 +196,7 @@ func TestBangCommands(t *testing.T) {
 	if !strings.Contains(f.view(), "! shell mode") {
 		t.Fatalf("no shell mode:\n%s", f.view())
 	}
-	f.drive(f.send(press("enter")))
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(f.printed(), "exit status 3") && time.Now().Before(deadline) {
-		f.drive(f.send(bangDoneProbe{}))
-	}
+	f.drive(f.send(press("enter"))) // runs until the command's end is in
 	if p := f.printed(); !strings.Contains(p, "from-the-shell") || !strings.Contains(p, "exit status 3") {
 		t.Fatalf("printed %q", p)
 	}
@@ -203,10 +204,6 @@ func TestBangCommands(t *testing.T) {
 		t.Fatalf("notice %q", f.m.notice)
 	}
 }
-
-// bangDoneProbe is a message nobody handles: it gives the model a turn
-// of its loop while the command's own messages arrive.
-type bangDoneProbe struct{}
 
 // TestJobsFollowerAndStop: /ps lists the background jobs, /ps N follows
 // one, /stop N ends it.

@@ -115,17 +115,8 @@ func (m *Model) resume(prefix string) tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		s, err := host.Open(prefix)
-		msg := resumedMsg{s: s, err: err}
-		if infos, lerr := host.List(); lerr == nil && err == nil {
-			for _, i := range infos {
-				if strings.HasPrefix(i.ID, prefix) {
-					msg.dir, msg.id = i.Dir, i.ID
-					break
-				}
-			}
-		}
-		return msg
+		s, info, err := host.Open(prefix)
+		return resumedMsg{s: s, dir: info.Dir, id: info.ID, err: err}
 	}
 }
 

@@ -138,8 +138,6 @@ type Rewinder = app.Rewinder
 // SessionHost is what the TUI needs of session storage.
 type SessionHost = app.SessionStore
 
-// pendingItem is text sent while a turn runs, not yet delivered.
-
 // streamState is how the running completion is being shown.
 type streamState struct {
 	toolOut   string // the last lines a running tool (or ! command) printed

@@ -365,7 +365,7 @@ func (s *Server) openSession(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "no session of this directory has that id", http.StatusNotFound)
 			return
 		}
-		sess, err := host.Open(req.ID)
+		sess, _, err := host.Open(req.ID)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusConflict)
 			return

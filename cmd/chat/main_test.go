@@ -80,7 +80,7 @@ func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	for attempt := 0; ; attempt++ {
+	for busyUntil := time.Now().Add(time.Minute); ; {
 		err := cmd.Start()
 		if err == nil {
 			break
@@ -88,7 +88,7 @@ func run(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
 		// A binary just copied for another user (asuser) can be busy for a
 		// moment: a fork of a parallel test still holds the copy's write
 		// descriptor until it execs (Go issue 22315).
-		if !errors.Is(err, syscall.ETXTBSY) || attempt == 50 {
+		if !errors.Is(err, syscall.ETXTBSY) || time.Now().After(busyUntil) {
 			t.Fatal(err)
 		}
 		time.Sleep(20 * time.Millisecond)

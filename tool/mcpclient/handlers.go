@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,19 +32,22 @@ func (s *Servers) connOf(cs *mcp.ClientSession) (string, *conn) {
 
 // startingConnOf is connOf for a request that may come as the server
 // starts: between the handshake's end and the connection's record, it
-// waits (briefly) for the record.
+// waits for the record (or for the request to end: a dial that failed
+// closes the session).
 func (s *Servers) startingConnOf(ctx context.Context, cs *mcp.ClientSession) (string, *conn) {
-	for range 200 {
+	for {
+		s.mu.Lock()
+		recorded := s.recorded
+		s.mu.Unlock()
 		if name, c := s.connOf(cs); c != nil {
 			return name, c
 		}
 		select {
 		case <-ctx.Done():
 			return "", nil
-		case <-time.After(10 * time.Millisecond):
+		case <-recorded:
 		}
 	}
-	return "", nil
 }
 
 // relistPrompts and relistResources ask a server the list it said

@@ -63,6 +63,9 @@ type Servers struct {
 	// opening are the connections made and not yet listed (in conns
 	// once they are): a server may ask its question while it starts.
 	opening map[*mcp.ClientSession]named
+	// recorded is closed (and replaced) whenever a connection is recorded
+	// in opening or conns: a question that came first waits on it.
+	recorded chan struct{}
 	// stopping ends every dial in flight when Close runs.
 	stopping context.Context
 	stop     context.CancelFunc
@@ -72,6 +75,12 @@ type Servers struct {
 	elicitor Elicitor // nil: a form is declined
 	root     string   // the root the servers are told
 	logins   *Logins  // the HTTP servers' OAuth tokens (nil: none kept)
+}
+
+// announceLocked wakes what waits for a connection to be recorded.
+func (s *Servers) announceLocked() {
+	close(s.recorded)
+	s.recorded = make(chan struct{})
 }
 
 type named struct {
@@ -98,7 +107,7 @@ func New(conf map[string]config.MCPConfig, getenv func(string) string, workdir s
 		stopping: stopping, stop: stop,
 		conf: conf, getenv: getenv, workdir: workdir,
 		conns: map[string]*conn{}, failed: map[string]error{}, dialing: map[string]chan struct{}{},
-		opening: map[*mcp.ClientSession]named{},
+		opening: map[*mcp.ClientSession]named{}, recorded: make(chan struct{}),
 	}
 	s.client = mcp.NewClient(&mcp.Implementation{Name: "chat", Version: "1"}, &mcp.ClientOptions{
 		ElicitationHandler: s.elicit,
@@ -238,6 +247,7 @@ func (s *Servers) Connect(ctx context.Context, name string) ([]tool.Tool, error)
 	}
 	delete(s.failed, name)
 	s.conns[name] = c
+	s.announceLocked()
 	return c.tools, nil
 }
 
@@ -289,6 +299,7 @@ func (s *Servers) dial(ctx context.Context, name string, cfg config.MCPConfig) (
 	c := &conn{session: session, calls: map[*context.Context]struct{}{}}
 	s.mu.Lock()
 	s.opening[session] = named{name, c}
+	s.announceLocked()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
