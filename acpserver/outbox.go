@@ -26,6 +26,7 @@ type outbox struct {
 	stopped bool
 	wake    chan struct{}
 	idle    *sync.Cond
+	done    chan struct{} // closed when run returns
 }
 
 // update is one session/update; key, when set, lets a later update of
@@ -36,7 +37,7 @@ type update struct {
 }
 
 func newOutbox(ctx context.Context, conn *acp.AgentSideConnection) *outbox {
-	o := &outbox{ctx: ctx, conn: conn, held: true, wake: make(chan struct{}, 1)}
+	o := &outbox{ctx: ctx, conn: conn, held: true, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	o.idle = sync.NewCond(&o.mu)
 	go o.run()
 	return o
@@ -125,6 +126,7 @@ func (o *outbox) stop() {
 }
 
 func (o *outbox) run() {
+	defer close(o.done)
 	for {
 		select {
 		case <-o.wake:
@@ -148,8 +150,13 @@ func (o *outbox) run() {
 			o.mu.Unlock()
 			err := o.conn.SessionUpdate(o.ctx, acp.SessionNotification{SessionId: o.sessionID, Update: u.u})
 			o.mu.Lock()
-			o.queue = o.queue[1:]
 			o.sending = false
+			if o.stopped { // stop emptied the queue while this one was sent
+				o.idle.Broadcast()
+				o.mu.Unlock()
+				return
+			}
+			o.queue = o.queue[1:]
 			if err != nil {
 				o.stopped = true // the connection is gone
 			}
