@@ -181,34 +181,86 @@ type (
 		Reason   string
 		Up, Down int64 // bytes sent and received
 	}
+	// Diagnostics is what the language servers said of the files a call
+	// changed (CallID), once their verdicts settled: each file's errors
+	// and warnings, the errors they know of in other files, and the
+	// servers that gave no verdict within the bound.
+	Diagnostics struct {
+		Origin
+		CallID  string
+		Files   []DiagnosticFile
+		Others  int // errors in files the call did not touch
+		Pending []string
+	}
+	// DiagnosticsDelta ends a turn that touched files a language server
+	// took: their errors and warnings when the turn first touched them
+	// and now, and how many of them have any now.
+	DiagnosticsDelta struct {
+		Origin
+		ErrorsBefore, ErrorsAfter     int
+		WarningsBefore, WarningsAfter int
+		Files                         int
+	}
 	// TurnDone is always the last event of a turn, whatever its outcome.
 	TurnDone struct {
 		Origin
 	}
 )
 
-func (UserTurn) Kind() string       { return "user_turn" }
-func (ThinkingDelta) Kind() string  { return "thinking_delta" }
-func (AssistantDelta) Kind() string { return "assistant_delta" }
-func (Thinking) Kind() string       { return "thinking" }
-func (Assistant) Kind() string      { return "assistant" }
-func (ToolCall) Kind() string       { return "tool_call" }
-func (ToolOutput) Kind() string     { return "tool_output" }
-func (ToolResult) Kind() string     { return "tool_result" }
-func (Usage) Kind() string          { return "usage" }
-func (ContextCap) Kind() string     { return "context_cap" }
-func (Compacting) Kind() string     { return "compacting" }
-func (Compacted) Kind() string      { return "compacted" }
-func (FallbackNotice) Kind() string { return "fallback_notice" }
-func (Cancelled) Kind() string      { return "cancelled" }
-func (Retry) Kind() string          { return "retry" }
-func (Notice) Kind() string         { return "notice" }
-func (Error) Kind() string          { return "error" }
-func (Rescued) Kind() string        { return "rescued" }
-func (TurnDone) Kind() string       { return "turn_done" }
-func (Plan) Kind() string           { return "plan" }
-func (Job) Kind() string            { return "job" }
-func (Network) Kind() string        { return "network" }
+func (UserTurn) Kind() string         { return "user_turn" }
+func (ThinkingDelta) Kind() string    { return "thinking_delta" }
+func (AssistantDelta) Kind() string   { return "assistant_delta" }
+func (Thinking) Kind() string         { return "thinking" }
+func (Assistant) Kind() string        { return "assistant" }
+func (ToolCall) Kind() string         { return "tool_call" }
+func (ToolOutput) Kind() string       { return "tool_output" }
+func (ToolResult) Kind() string       { return "tool_result" }
+func (Usage) Kind() string            { return "usage" }
+func (ContextCap) Kind() string       { return "context_cap" }
+func (Compacting) Kind() string       { return "compacting" }
+func (Compacted) Kind() string        { return "compacted" }
+func (FallbackNotice) Kind() string   { return "fallback_notice" }
+func (Cancelled) Kind() string        { return "cancelled" }
+func (Retry) Kind() string            { return "retry" }
+func (Notice) Kind() string           { return "notice" }
+func (Error) Kind() string            { return "error" }
+func (Rescued) Kind() string          { return "rescued" }
+func (TurnDone) Kind() string         { return "turn_done" }
+func (Plan) Kind() string             { return "plan" }
+func (Job) Kind() string              { return "job" }
+func (Network) Kind() string          { return "network" }
+func (Diagnostics) Kind() string      { return "diagnostics" }
+func (DiagnosticsDelta) Kind() string { return "diagnostics_delta" }
+
+// DiagnosticFile is one file's errors and warnings, as a language
+// server said them: Path relative to the working directory.
+type DiagnosticFile struct {
+	Path     string   `json:"path"`
+	Server   string   `json:"server"`
+	Errors   int      `json:"errors"`
+	Warnings int      `json:"warnings"`
+	Lines    []string `json:"lines,omitempty"` // "12:5 error: undefined: x (compiler)", errors first
+}
+
+// DeltaText says what a turn did to the diagnostics: "errors 0 → 3 in 2
+// files" (warnings said when they changed).
+func (d DiagnosticsDelta) DeltaText() string {
+	text := fmt.Sprintf("errors %d → %d", d.ErrorsBefore, d.ErrorsAfter)
+	if d.WarningsBefore != d.WarningsAfter {
+		text += fmt.Sprintf(", warnings %d → %d", d.WarningsBefore, d.WarningsAfter)
+	}
+	if d.Files > 0 {
+		text += fmt.Sprintf(" in %d file%s", d.Files, plural(d.Files))
+	}
+	return text
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
 
 // PlanStep is one step of a task list; Status is "pending",
 // "in_progress" or "completed".

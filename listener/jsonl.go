@@ -23,45 +23,53 @@ func NewJSONL(w io.Writer) *JSONL {
 // Wire is an event as JSON: one line of `chat -p --json`, one SSE frame of
 // `chat serve`.
 type Wire struct {
-	Type        string         `json:"type"`
-	Agent       string         `json:"agent,omitempty"`
-	Turn        uint64         `json:"turn,omitempty"` // none: not of a turn (a job, a notice)
-	Text        string         `json:"text,omitempty"`
-	MidLoop     bool           `json:"mid_loop,omitempty"`
-	ID          string         `json:"id,omitempty"`
-	Name        string         `json:"name,omitempty"`
-	Arguments   string         `json:"arguments,omitempty"`
-	Content     *string        `json:"content,omitempty"`
-	Error       string         `json:"error,omitempty"`
-	ToolCalls   []ToolCallInfo `json:"tool_calls,omitempty"`
-	Synthesized bool           `json:"synthesized,omitempty"`
-	Finish      string         `json:"finish,omitempty"`
-	Prompt      *int           `json:"prompt_tokens,omitempty"`
-	Completion  *int           `json:"completion_tokens,omitempty"`
-	Total       *int           `json:"total_tokens,omitempty"`
-	Tokens      int            `json:"tokens,omitempty"`
-	Reason      string         `json:"reason,omitempty"`
-	Attempt     int            `json:"attempt,omitempty"`
-	WaitMS      int64          `json:"wait_ms,omitempty"`
-	Messages    int            `json:"messages,omitempty"`
-	Before      int            `json:"tokens_before,omitempty"`
-	After       int            `json:"tokens_after,omitempty"`
-	Folded      int            `json:"tokens_folded,omitempty"`
-	Summary     int            `json:"tokens_summary,omitempty"`
-	Manual      bool           `json:"manual,omitempty"`
-	Cached      int            `json:"cached_tokens,omitempty"`
-	Cost        *float64       `json:"cost_usd,omitempty"`
-	Format      string         `json:"format,omitempty"`
-	Calls       int            `json:"calls,omitempty"`
-	Steps       []PlanStep     `json:"steps,omitempty"`
-	Job         int            `json:"job,omitempty"`
-	State       string         `json:"state,omitempty"`
-	Ended       bool           `json:"ended,omitempty"`
-	Host        string         `json:"host,omitempty"`
-	Port        int            `json:"port,omitempty"`
-	Allowed     *bool          `json:"allowed,omitempty"`
-	BytesUp     int64          `json:"bytes_up,omitempty"`
-	BytesDown   int64          `json:"bytes_down,omitempty"`
+	Type        string           `json:"type"`
+	Agent       string           `json:"agent,omitempty"`
+	Turn        uint64           `json:"turn,omitempty"` // none: not of a turn (a job, a notice)
+	Text        string           `json:"text,omitempty"`
+	MidLoop     bool             `json:"mid_loop,omitempty"`
+	ID          string           `json:"id,omitempty"`
+	Name        string           `json:"name,omitempty"`
+	Arguments   string           `json:"arguments,omitempty"`
+	Content     *string          `json:"content,omitempty"`
+	Error       string           `json:"error,omitempty"`
+	ToolCalls   []ToolCallInfo   `json:"tool_calls,omitempty"`
+	Synthesized bool             `json:"synthesized,omitempty"`
+	Finish      string           `json:"finish,omitempty"`
+	Prompt      *int             `json:"prompt_tokens,omitempty"`
+	Completion  *int             `json:"completion_tokens,omitempty"`
+	Total       *int             `json:"total_tokens,omitempty"`
+	Tokens      int              `json:"tokens,omitempty"`
+	Reason      string           `json:"reason,omitempty"`
+	Attempt     int              `json:"attempt,omitempty"`
+	WaitMS      int64            `json:"wait_ms,omitempty"`
+	Messages    int              `json:"messages,omitempty"`
+	Before      int              `json:"tokens_before,omitempty"`
+	After       int              `json:"tokens_after,omitempty"`
+	Folded      int              `json:"tokens_folded,omitempty"`
+	Summary     int              `json:"tokens_summary,omitempty"`
+	Manual      bool             `json:"manual,omitempty"`
+	Cached      int              `json:"cached_tokens,omitempty"`
+	Cost        *float64         `json:"cost_usd,omitempty"`
+	Format      string           `json:"format,omitempty"`
+	Calls       int              `json:"calls,omitempty"`
+	Steps       []PlanStep       `json:"steps,omitempty"`
+	Job         int              `json:"job,omitempty"`
+	State       string           `json:"state,omitempty"`
+	Ended       bool             `json:"ended,omitempty"`
+	Host        string           `json:"host,omitempty"`
+	Port        int              `json:"port,omitempty"`
+	Allowed     *bool            `json:"allowed,omitempty"`
+	BytesUp     int64            `json:"bytes_up,omitempty"`
+	BytesDown   int64            `json:"bytes_down,omitempty"`
+	Diagnostics []DiagnosticFile `json:"diagnostics,omitempty"`
+	Pending     []string         `json:"pending,omitempty"`
+	Others      int              `json:"errors_elsewhere,omitempty"`
+	ErrBefore   *int             `json:"errors_before,omitempty"`
+	ErrAfter    *int             `json:"errors_after,omitempty"`
+	WarnBefore  *int             `json:"warnings_before,omitempty"`
+	WarnAfter   *int             `json:"warnings_after,omitempty"`
+	Files       *int             `json:"files,omitempty"`
 }
 
 // OnEvent implements Listener.
@@ -93,6 +101,11 @@ func WireOf(e Event) Wire {
 		v.Text, v.Steps = e.Explanation, e.Steps
 	case Job:
 		v.ID, v.Job, v.Arguments, v.State, v.Text, v.Ended = e.CallID, e.ID, e.Command, e.State, e.Tail, e.Ended
+	case Diagnostics:
+		v.ID, v.Diagnostics, v.Others, v.Pending = e.CallID, e.Files, e.Others, e.Pending
+	case DiagnosticsDelta:
+		v.ErrBefore, v.ErrAfter, v.WarnBefore, v.WarnAfter, v.Files = &e.ErrorsBefore, &e.ErrorsAfter, &e.WarningsBefore, &e.WarningsAfter, &e.Files
+		v.Text = e.DeltaText()
 	case Network:
 		v.Host, v.Port, v.Arguments, v.Allowed, v.Reason = e.Host, e.Port, e.Command, &e.Allowed, e.Reason
 		v.BytesUp, v.BytesDown = e.Up, e.Down
