@@ -6,7 +6,7 @@ FUZZTIME ?= 20s
 # Flags for `make run`, e.g. make run ARGS='-p "hello"'
 ARGS     ?=
 
-.PHONY: build run demo test cross acp-client mcp-servers cover bench bench-old soak chaos lint mutants fuzz tidy-check no-replace release clean
+.PHONY: build run demo test cross acp-client mcp-servers lsp-servers cover bench bench-old soak chaos lint mutants fuzz tidy-check no-replace release clean
 
 # Without cgo: Landlock's helper (psx) would otherwise wrap every thread
 # through libc, at 4 MB more memory; chat needs no C.
@@ -25,9 +25,10 @@ demo: build
 	./$(BIN)/demoserver -demo ./$(BIN)/chat
 
 # Where make installed the ACP client library, its test must not skip.
-test: acp-client mcp-servers cross
+test: acp-client mcp-servers lsp-servers cross
 	CHAT_ACP_CLIENT_INSTALLED=$$([ -d $(ACP_CLIENT) ] && echo 1) \
-	CHAT_MCP_SERVERS_INSTALLED=$$([ -d $(MCP_EVERYTHING) ] && echo 1) $(GO) test -race ./...
+	CHAT_MCP_SERVERS_INSTALLED=$$([ -d $(MCP_EVERYTHING) ] && echo 1) \
+	CHAT_LSP_SERVERS_INSTALLED=$$([ -x $(GOPLS) ] && [ -d $(TSLS) ] && echo 1) $(GO) test -race ./...
 
 # chat and its tests compile for macOS, the BSDs and 32-bit Linux too,
 # where a field's type differs (a stat's mode, a statfs's flags) and
@@ -50,6 +51,18 @@ MCP_EVERYTHING := testdata/mcp/node_modules/@modelcontextprotocol/server-everyth
 mcp-servers:
 	@if command -v node >/dev/null && command -v npm >/dev/null && [ ! -d $(MCP_EVERYTHING) ]; then \
 		npm ci --prefix testdata/mcp --no-audit --no-fund --loglevel=error; fi
+
+# The diagnostics tests run real language servers: gopls built from the
+# module proxy (v0.23.0, the newest that builds with Go 1.26) and the
+# TypeScript server from the npm registry (testdata/lsp, pinned by its
+# package-lock.json). They live under testdata/lsp, not on PATH: only the
+# tests that ask for them start them.
+GOPLS := testdata/lsp/bin/gopls
+TSLS  := testdata/lsp/node_modules/typescript-language-server
+lsp-servers:
+	@[ -x $(GOPLS) ] || GOBIN=$(CURDIR)/testdata/lsp/bin $(GO) install golang.org/x/tools/gopls@v0.23.0
+	@if command -v node >/dev/null && command -v npm >/dev/null && [ ! -d $(TSLS) ]; then \
+		npm ci --prefix testdata/lsp --no-audit --no-fund --loglevel=error; fi
 
 # Coverage of the unit tests and of the binary the end-to-end tests run,
 # merged: cover.out, and a per-function summary whose last line is the total.

@@ -67,6 +67,10 @@ type Options struct {
 	// NoRescue reports, per model, that tool calls written as text are
 	// left as text (nil: they are rescued for every model).
 	NoRescue func(model string) bool
+	// Ending, when set, is called as a turn of this agent ends, just
+	// before its TurnDone: what the host adds to the turn's end (the
+	// language servers' verdict on the files it touched).
+	Ending func(listener.Origin)
 }
 
 // Result is the outcome of a turn.
@@ -481,6 +485,9 @@ func (a *Agent) turn(ctx context.Context, id uint64, body func(*turn) error) (Re
 		if err = t.end(err); err != nil {
 			t.result.Unanswered = t.sess.MarkUnanswered()
 		}
+	}
+	if a.o.Ending != nil {
+		a.o.Ending(t.origin)
 	}
 	a.o.Listeners.Emit(listener.TurnDone{Origin: t.origin})
 	return t.result, err

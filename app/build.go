@@ -95,6 +95,7 @@ func (r *Run) newAgent(ctx context.Context, s *session.Session) (*agent.Agent, e
 		NoRescue:    func(model string) bool { return !cfg.Rescues(model) },
 		Price:       PriceOf(cfg),
 		Spend:       control.NewSpend(cfg.Budget.MaxTokens, cfg.Budget.MaxCost),
+		Ending:      r.ending(),
 	}), nil
 }
 

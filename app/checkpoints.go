@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -125,6 +126,30 @@ func (c *checkpointer) changesFiles(name string) bool {
 	}
 	t, ok := c.tools().Lookup(name)
 	return !ok || tool.ChangesFiles(t)
+}
+
+// changedSinceCall lists the files (absolute) that changed since the
+// checkpoint taken before the call that just ran; none when checkpoints
+// are off or failed.
+func (c *checkpointer) changedSinceCall() []string {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	store := c.store
+	c.mu.Unlock()
+	if store == nil {
+		return nil
+	}
+	changes, err := store.SinceLast(c.wd)
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(changes))
+	for _, ch := range changes {
+		out = append(out, filepath.Join(c.wd, filepath.FromSlash(ch.Path)))
+	}
+	return out
 }
 
 // take records a checkpoint of the turn s is in.

@@ -15,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/tool"
+	"github.com/chatrepl/chat/tool/lsp"
 	"github.com/chatrepl/chat/tool/sandbox"
 )
 
@@ -29,6 +30,8 @@ type Run struct {
 	sess  *session.Session
 	tools *tool.Set
 	shell *tool.Confinement
+	// lsp is the run's language servers (nil: none found or configured).
+	lsp *lsp.Manager
 	// checkpoints takes the checkpoints of the session in use (nil: off).
 	checkpoints *checkpointer
 	// defaultDef is the agent as the config makes it, without a persona.
@@ -171,7 +174,14 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	shell.Forwarded = func(s string) { ls.Emit(listener.Notice{Text: s}) }
 	// One set of rules for every agent of the run: the policy (and its
 	// "always" grants), who asks, the hooks around each call.
-	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: r.voice.hooks}
+	// The language servers' verdict comes with the result of a call that
+	// changed their files, after the person's PostToolUse hooks.
+	var hooks tool.CallHooks = r.voice.hooks
+	if r.lsp = languageServers(spec.Config, shell, ls); r.lsp != nil {
+		hooks = withDiagnostics{CallHooks: r.voice.hooks, lsp: r.lsp, wd: spec.Env.Workdir,
+			changed: r.checkpoints.changedSinceCall, tools: func() *tool.Set { return r.tools }, ls: ls}
+	}
+	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: hooks}
 	if spec.Approver != nil && r.voice.hooks.Has("Notification") {
 		rules.Approver = notifying{spec.Approver, r.voice.hooks}
 	}
@@ -257,6 +267,7 @@ func (r *Run) Close() error {
 		r.voice.hooks.Show(r.voice.hooks.Run(context.Background(), hook.Input{Event: "SessionEnd", Reason: "exit"}))
 	}
 	r.jobs.StopAll() // before the box they run in
+	r.lsp.Close()
 	saveErr := r.host.close()
 	r.shell.Close()
 	r.checkpoints.close()

@@ -176,6 +176,21 @@ func (st *Store) Peek(root string) (map[string]Entry, error) {
 	return state, err
 }
 
+// SinceLast lists what changed in root since the newest checkpoint,
+// storing nothing (everything, as created, when there is none).
+func (st *Store) SinceLast(root string) ([]Change, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := st.load(); err != nil {
+		return nil, err
+	}
+	state, _, err := st.scan(root, st.last, true)
+	if err != nil {
+		return nil, err
+	}
+	return Diff(st.last, state), nil
+}
+
 func writeJSON(p string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {

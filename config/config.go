@@ -46,6 +46,10 @@ type Config struct {
 	Tools ToolsConfig `toml:"tools"`
 	// MCP are the MCP servers the model may connect to, by name.
 	MCP map[string]MCPConfig `toml:"mcp"`
+	// LSP are the language servers, by name: the built-in ones (gopls,
+	// typescript, pyright, rust-analyzer, clangd) changed or turned off,
+	// and others.
+	LSP map[string]LSPConfig `toml:"lsp"`
 	// Sandbox confines the commands the agent runs.
 	Sandbox SandboxConfig `toml:"sandbox"`
 	// Checkpoints bounds what is kept to rewind the agent's changes.
@@ -225,6 +229,18 @@ type MCPConfig struct {
 	// OAuth configures a registered client for an HTTP server's OAuth
 	// (without it, chat registers itself when the server allows).
 	OAuth *MCPOAuth `toml:"oauth,omitempty"`
+}
+
+// LSPConfig is one language server: the command (its first word looked
+// up on PATH), the file extensions it takes, the files that mark its
+// project's root, whether it is used, and how long an edit waits for
+// its diagnostics ("2s" when not set).
+type LSPConfig struct {
+	Command     []string      `toml:"command,omitempty"`
+	Extensions  []string      `toml:"extensions,omitempty"`
+	RootMarkers []string      `toml:"root_markers,omitempty"`
+	Enabled     *bool         `toml:"enabled,omitempty"`
+	Wait        time.Duration `toml:"wait,omitzero"`
 }
 
 // MCPOAuth is a client registered with a server's authorization server.

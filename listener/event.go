@@ -255,6 +255,44 @@ func (d DiagnosticsDelta) DeltaText() string {
 	return text
 }
 
+// DiagnosticsText is a call's diagnostics in a few lines: a file a line
+// ("main.go: 2 errors (gopls)") with its first diagnostics under it; ""
+// when every file is clean and no server is pending.
+func DiagnosticsText(d Diagnostics) string {
+	var b strings.Builder
+	for _, f := range d.Files {
+		if f.Errors+f.Warnings == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %s (%s)\n", f.Path, countText(f.Errors, f.Warnings), f.Server)
+		for i, l := range f.Lines {
+			if i == 3 {
+				fmt.Fprintf(&b, "  … %d more\n", len(f.Lines)-i)
+				break
+			}
+			fmt.Fprintf(&b, "  %s\n", oneLine(l, 200))
+		}
+	}
+	if d.Others > 0 {
+		fmt.Fprintf(&b, "%d error%s in other files\n", d.Others, plural(d.Others))
+	}
+	if b.Len() == 0 && len(d.Pending) > 0 {
+		fmt.Fprintf(&b, "%s: no diagnostics yet\n", strings.Join(d.Pending, ", "))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func countText(errors, warnings int) string {
+	var parts []string
+	if errors > 0 {
+		parts = append(parts, fmt.Sprintf("%d error%s", errors, plural(errors)))
+	}
+	if warnings > 0 {
+		parts = append(parts, fmt.Sprintf("%d warning%s", warnings, plural(warnings)))
+	}
+	return strings.Join(parts, ", ")
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""

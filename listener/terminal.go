@@ -128,6 +128,14 @@ func (t *Terminal) OnEvent(e Event) {
 			t.endAnswerLine()
 			fmt.Fprintf(s.diag, "%s%s\n", t.indent, oneLine(String(e.Refusal()), 500))
 		}
+	case Diagnostics:
+		if text := DiagnosticsText(e); text != "" {
+			t.endAnswerLine()
+			fmt.Fprintf(s.diag, "%s%s\n", t.indent, String(text))
+		}
+	case DiagnosticsDelta:
+		t.endAnswerLine()
+		fmt.Fprintf(s.diag, "%sdiagnostics: %s\n", t.indent, e.DeltaText())
 	case Job:
 		if e.Ended {
 			t.endAnswerLine()

@@ -47,6 +47,7 @@ type Manager struct {
 	touched  map[string]uint64        // path → the check that last touched it
 	before   map[string]Count         // what a path had when the turn first touched it
 	checks   uint64
+	verdict  bool // a server gave a verdict on a file in this turn
 	closed   bool
 }
 
@@ -106,7 +107,7 @@ func (m *Manager) serverFor(path string) (Server, bool) {
 // BeginTurn forgets the turn before: its stalls and what its files had.
 func (m *Manager) BeginTurn() {
 	m.mu.Lock()
-	m.stalled, m.before = nil, nil
+	m.stalled, m.before, m.verdict = nil, nil, false
 	m.mu.Unlock()
 }
 
@@ -140,8 +141,16 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 	if m == nil || len(m.Servers) == 0 {
 		return rep
 	}
-	deadline := time.Now().Add(m.wait())
-	ctx, cancel := context.WithDeadline(ctx, deadline)
+	wait := time.Duration(0)
+	for _, p := range paths {
+		if s, ok := m.serverFor(p); ok {
+			wait = max(wait, m.waitFor(s))
+		}
+	}
+	if wait == 0 {
+		return rep
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 
 	type job struct {
@@ -178,9 +187,18 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 		}
 		m.touched[p] = check
 		m.mu.Unlock()
+		wasStalled := m.isStalled(key)
 		c := m.connFor(ctx, s, root, key)
 		if c == nil {
-			if !m.isDropped(s.Name) {
+			if !m.isDropped(s.Name) && !wasStalled {
+				// Still starting when the bound ran out: the rest of the
+				// turn does not wait for it again.
+				m.mu.Lock()
+				if m.stalled == nil {
+					m.stalled = map[string]bool{}
+				}
+				m.stalled[key] = true
+				m.mu.Unlock()
 				rep.Pending = appendOnce(rep.Pending, s.Name)
 			}
 			continue
@@ -199,10 +217,12 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 	}
 
 	// Wait for a verdict on every file, then for the servers to go quiet.
+	waited := map[string]bool{}
 	for _, j := range jobs {
 		if m.isStalled(j.key) {
 			continue
 		}
+		waited[j.key] = true
 		if !j.c.await(ctx, func() bool { return j.c.fresh(j.path, j.since, j.version) }) {
 			continue
 		}
@@ -216,9 +236,18 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 			diags = convert(j.c.files[j.path].diags)
 		}
 		j.c.mu.Unlock()
-		m.noteVerdict(j.key, j.c, fresh)
-		if !fresh {
-			rep.Pending = appendOnce(rep.Pending, j.c.server.Name)
+		if waited[j.key] {
+			// A server the turn stopped waiting for is not counted (or
+			// said) again until it gives a verdict.
+			m.noteVerdict(j.key, j.c, fresh)
+			if !fresh {
+				rep.Pending = appendOnce(rep.Pending, j.c.server.Name)
+			}
+		}
+		if fresh {
+			m.mu.Lock()
+			m.verdict = true
+			m.mu.Unlock()
 		}
 		rep.Files = append(rep.Files, File{Path: j.path, Server: j.c.server.Name, Diags: diags, Fresh: fresh})
 	}
@@ -235,7 +264,10 @@ func appendOnce(list []string, s string) []string {
 	return append(list, s)
 }
 
-func (m *Manager) wait() time.Duration {
+func (m *Manager) waitFor(s Server) time.Duration {
+	if s.Wait > 0 {
+		return s.Wait
+	}
 	if m.Wait > 0 {
 		return m.Wait
 	}
@@ -268,7 +300,11 @@ func (m *Manager) connFor(ctx context.Context, s Server, root, key string) *conn
 		m.starting[key] = done
 		go m.startServer(s, root, key, done)
 	}
+	stalled := m.stalled[key]
 	m.mu.Unlock()
+	if stalled {
+		return nil
+	}
 	select {
 	case <-done:
 	case <-ctx.Done():
@@ -491,9 +527,9 @@ func (m *Manager) TurnDelta() (d Delta, ok bool) {
 		return d, false
 	}
 	m.mu.Lock()
-	before := m.before
+	before, verdict := m.before, m.verdict
 	m.mu.Unlock()
-	if len(before) == 0 {
+	if len(before) == 0 || !verdict {
 		return d, false
 	}
 	for p, b := range before {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Server is a language server chat may start: the command (its first word
@@ -16,6 +17,9 @@ type Server struct {
 	Command     []string
 	Extensions  []string
 	RootMarkers []string
+	// Wait bounds how long a check waits for this server's verdict (the
+	// Manager's when zero).
+	Wait time.Duration
 }
 
 // Builtin are the servers chat looks for on PATH without being told.
@@ -38,6 +42,7 @@ type Configured struct {
 	Extensions  []string
 	RootMarkers []string
 	Disabled    bool
+	Wait        time.Duration
 }
 
 // Resolve is the servers of a run: the built-in ones changed by the
@@ -59,7 +64,7 @@ func Resolve(configured map[string]Configured, lookPath func(string) (string, er
 	sort.Strings(names)
 	for _, n := range names {
 		c := configured[n]
-		s, known := byName[n]
+		s := byName[n]
 		s.Name = n
 		if c.Disabled {
 			delete(byName, n)
@@ -71,6 +76,9 @@ func Resolve(configured map[string]Configured, lookPath func(string) (string, er
 		if len(c.Extensions) > 0 {
 			s.Extensions = normalExtensions(c.Extensions)
 		}
+		if c.Wait > 0 {
+			s.Wait = c.Wait
+		}
 		if c.RootMarkers != nil {
 			s.RootMarkers = c.RootMarkers
 		}
@@ -79,7 +87,6 @@ func Resolve(configured map[string]Configured, lookPath func(string) (string, er
 			delete(byName, n)
 			continue
 		}
-		_ = known
 		byName[n] = s
 	}
 	for _, s := range byName {
