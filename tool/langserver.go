@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os/exec"
 	"syscall"
@@ -25,9 +26,12 @@ func (c *Confinement) RunServer(ctx context.Context, argv []string, dir string, 
 		cmd.WaitDelay = time.Second
 		return cmd.Run()
 	}
-	_, undone, err := c.guarded(c.Spec.Workdir, "language server", func(box *sandbox.Box) (int, error) {
+	status, undone, err := c.guarded(c.Spec.Workdir, "language server", func(box *sandbox.Box) (int, error) {
 		return box.RunIO(ctx, argv, c.Env, dir, sandbox.IO{Stdin: stdin, Stdout: stdout, Stderr: stderr}, time.Second)
 	})
 	c.gitWatch().report(undone)
+	if err == nil && status != 0 {
+		err = fmt.Errorf("exit status %d", status)
+	}
 	return err
 }

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -69,6 +71,20 @@ func jsonEvents(t *testing.T, out, kind string) []map[string]any {
 		}
 	}
 	return evs
+}
+
+// noneLeftIn fails t when processes still work in dir once chat has
+// exited: waited for (the box's end is the kernel's, after chat's), up to
+// a minute.
+func noneLeftIn(t *testing.T, dir string) {
+	t.Helper()
+	var left []string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if left = processesIn(dir); len(left) == 0 {
+			return
+		}
+	}
+	t.Fatalf("processes outlived chat: %v", left)
 }
 
 // processesIn lists the processes whose working directory is dir or
@@ -153,9 +169,7 @@ func TestGoplsDiagnostics(t *testing.T) {
 			if len(deltas) != 1 || deltas[0]["errors_before"] != 0.0 || deltas[0]["errors_after"] != 1.0 || deltas[0]["files"] != 1.0 {
 				t.Fatalf("the turn's end said %v:\n%s", deltas, out)
 			}
-			if left := processesIn(r.dir); len(left) > 0 {
-				t.Fatalf("processes outlived chat: %v", left)
-			}
+			noneLeftIn(t, r.dir)
 		})
 	}
 }
@@ -247,9 +261,7 @@ exec cat > /dev/null
 				t.Fatal("the language server reached a listener on the host")
 			default:
 			}
-			if left := processesIn(r.dir); len(left) > 0 {
-				t.Fatalf("processes outlived chat: %v", left)
-			}
+			noneLeftIn(t, r.dir)
 		})
 	}
 }
@@ -263,4 +275,54 @@ func writeScript(t *testing.T, u asuser.User, dir, name, text string) string {
 	}
 	asuser.Give(t, u, p)
 	return p
+}
+
+// TestTypeScriptDiagnostics: the TypeScript server (from the npm
+// registry) in the box: a type error comes with the write's result, the
+// fix's result has none. As root and as an ordinary user.
+func TestTypeScriptDiagnostics(t *testing.T) {
+	t.Parallel()
+	modules := filepath.Dir(filepath.Dir(languageServer(t, "node_modules/typescript-language-server/package.json")))
+	for _, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			srv := oaitest.New(t,
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "broken", Name: "write_file",
+					Args: `{"path":"src/a.ts","content":"export const n: number = \"s\";\n"}`}}},
+				// Longer than the 3 s at which a Node.js server looks for
+				// the pid it was given: in the box that pid is no process
+				// of its, and it ended itself (before the handshake gave none).
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "pause", Name: "run_shell", Args: `{"command":"sleep 4"}`}}},
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "fixed", Name: "write_file",
+					Args: `{"path":"src/a.ts","content":"export const n: number = 1;\n"}`}}},
+				oaitest.Answer{Text: "done"})
+			r := newUserRun(t, u, srv)
+			// The server and its typescript, where the user can read them.
+			mine := filepath.Join(filepath.Dir(r.home), "tsls")
+			if out, err := exec.Command("cp", "-r", modules, mine).CombinedOutput(); err != nil {
+				t.Fatal(err, string(out))
+			}
+			// The project's own typescript, as a project has it.
+			if err := os.MkdirAll(filepath.Join(r.dir, "node_modules"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("cp", "-r", filepath.Join(modules, "typescript"), filepath.Join(r.dir, "node_modules", "typescript")).CombinedOutput(); err != nil {
+				t.Fatal(err, string(out))
+			}
+			asuser.Give(t, u, mine, r.dir)
+			writeFor(t, u, r.dir, "tsconfig.json", `{"compilerOptions":{"strict":true,"noEmit":true},"include":["src"]}`)
+			writeFor(t, u, r.home, ".config/chat/config.toml", fmt.Sprintf(
+				"[lsp.typescript]\ncommand = [%q, \"--stdio\"]\nwait = \"2m\"\n", filepath.Join(mine, ".bin", "typescript-language-server")))
+			out, errOut, code := r.run("--yes", "-p", "write a.ts")
+			if code != 0 || !strings.Contains(out, "done") {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			if got, _ := toolResult(srv, "broken"); !strings.Contains(got, "src/a.ts:1:14 error: Type 'string' is not assignable to type 'number'.") {
+				t.Errorf("the broken write's result lacks the type error:\n%s\n%s", got, errOut)
+			}
+			if got, _ := toolResult(srv, "fixed"); !strings.HasPrefix(got, "wrote src/a.ts") || strings.Contains(got, "diagnostics") || strings.Contains(errOut, "chat goes on without it") {
+				t.Errorf("the fix's result still carries diagnostics:\n%s\n%s", got, errOut)
+			}
+			noneLeftIn(t, r.dir)
+		})
+	}
 }

@@ -101,8 +101,7 @@ func dial(start Starter, s Server, root string, bound time.Duration) (*conn, err
 	ictx, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	folder := []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: root}}
-	_, err := c.remote.Initialize(ictx, &protocol.InitializeParams{
-		ProcessID:  int32(os.Getpid()),
+	params := initializeParams{InitializeParams: protocol.InitializeParams{
 		ClientInfo: &protocol.ClientInfo{Name: "chat"},
 		RootURI:    uri.File(root),
 		RootPath:   root,
@@ -114,15 +113,33 @@ func dial(start Starter, s Server, root string, bound time.Duration) (*conn, err
 			},
 		},
 		WorkspaceFolders: folder,
-	})
+	}}
+	var result protocol.InitializeResult
+	_, err := c.rpc.Call(ictx, protocol.MethodInitialize, params, &result)
 	if err == nil {
 		err = c.remote.Initialized(ictx, &protocol.InitializedParams{})
 	}
 	if err != nil {
+		// Why, before the end chat causes hides it: the server's own
+		// last words when it ended, else what the handshake met.
+		select {
+		case <-c.ended:
+		case <-time.After(100 * time.Millisecond):
+		}
+		why := c.failure(err)
 		c.close(0)
-		return nil, c.failure(err)
+		return nil, why
 	}
 	return c, nil
+}
+
+// initializeParams says no processId: the server runs in the box's own
+// PID namespace, where chat's pid is no process (or another one), and a
+// server that watches its parent's pid (the Node.js servers do, every 3
+// s) would end itself. The box ends the server with chat instead.
+type initializeParams struct {
+	protocol.InitializeParams
+	ProcessID *int32 `json:"processId"`
 }
 
 // failure says why a server could not be used: its own last words when it

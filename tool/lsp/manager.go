@@ -224,6 +224,9 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 		}
 		waited[j.key] = true
 		if !j.c.await(ctx, func() bool { return j.c.fresh(j.path, j.since, j.version) }) {
+			if !j.c.alive() {
+				m.drop(j.key, j.c, j.c.failure(nil))
+			}
 			continue
 		}
 		j.c.settle(ctx)
