@@ -326,3 +326,60 @@ func TestTypeScriptDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestLanguageServerDiesWithChat: gopls, started by an edit, is gone
+// when chat is killed with SIGKILL mid-turn (nothing of chat's can run
+// then: the box's end takes it). As root and as an ordinary user.
+func TestLanguageServerDiesWithChat(t *testing.T) {
+	t.Parallel()
+	gopls := languageServer(t, "bin/gopls")
+	for _, u := range asuser.Both(t) {
+		for _, mode := range []string{"workspace-write", "off"} {
+			t.Run(u.Name+"/"+mode, func(t *testing.T) { goplsKilledWithChat(t, u, gopls, mode) })
+		}
+	}
+}
+
+func goplsKilledWithChat(t *testing.T, u asuser.User, gopls, mode string) {
+	gate := oaitest.NewGate()
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "w", Name: "write_file", Args: `{"path":"main.go","content":"package main\n\nfunc main() { nope() }\n"}`}}},
+		oaitest.Answer{Text: "never sent", Gate: gate})
+	r := newUserRun(t, u, srv)
+	bin := filepath.Join(filepath.Dir(r.home), "lspbin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFor(t, u, gopls, bin, "gopls")
+	writeFor(t, u, r.dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFor(t, u, r.home, ".config/chat/config.toml", "[lsp.gopls]\nwait = \"2m\"\n")
+	cmd := r.command("--yes", "--sandbox", mode, "-p", "write it")
+	for i, kv := range cmd.Env {
+		if strings.HasPrefix(kv, "PATH=") {
+			cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer gate.Release()
+	select {
+	case <-gate.Entered():
+	case <-time.After(runDeadline):
+		_ = cmd.Process.Kill()
+		t.Fatal("the second request never came")
+	}
+	if got, _ := toolResult(srv, "w"); !strings.Contains(got, "undefined: nope") {
+		t.Fatalf("gopls gave no verdict before the kill: %q", got)
+	}
+	running := false
+	for _, p := range processesIn(r.dir) {
+		running = running || strings.Contains(p, bin+"/gopls")
+	}
+	if !running {
+		t.Fatalf("no gopls runs in %s: %v", r.dir, processesIn(r.dir))
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	noneLeftIn(t, r.dir)
+}
