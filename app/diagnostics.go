@@ -58,10 +58,10 @@ func (d withDiagnostics) After(ctx context.Context, name string, args json.RawMe
 	if len(files) == 0 && len(rep.Pending) == 0 {
 		return note
 	}
+	text := rep.ForModel(d.rel)
 	o, _ := listener.OriginOf(ctx)
 	d.ls.Emit(listener.Diagnostics{Origin: o, CallID: tool.CallIDOf(ctx), Files: files,
-		Others: rep.Others.Errors, Pending: rep.Pending})
-	text := rep.ForModel(d.rel)
+		Others: rep.Others.Errors, Pending: rep.Pending, ForModel: text})
 	if note == "" || text == "" {
 		return note + text
 	}

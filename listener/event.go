@@ -191,6 +191,9 @@ type (
 		Files   []DiagnosticFile
 		Others  int // errors in files the call did not touch
 		Pending []string
+		// ForModel is what the call's result got of it (appended after a
+		// blank line), so a front end can show the tool's own words apart.
+		ForModel string
 	}
 	// DiagnosticsDelta ends a turn that touched files a language server
 	// took: their errors and warnings when the turn first touched them

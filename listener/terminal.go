@@ -39,6 +39,9 @@ type terminalShared struct {
 	out, diag    io.Writer
 	showThinking bool
 	lastOut      byte
+	// verdicts are the language servers' words on a call's files, by
+	// call id, held until its result is said.
+	verdicts map[string]string
 }
 
 // NewTerminal writes answers to out and diagnostics to diag.
@@ -105,6 +108,12 @@ func (t *Terminal) OnEvent(e Event) {
 		} else {
 			fmt.Fprintf(s.diag, "%s  ✓ %d bytes\n", t.indent, len(e.Content))
 		}
+		if text, ok := s.verdicts[e.ID]; ok {
+			delete(s.verdicts, e.ID)
+			for _, line := range strings.Split(text, "\n") {
+				fmt.Fprintf(s.diag, "%s    %s\n", t.indent, line)
+			}
+		}
 	case Compacted:
 		t.endAnswerLine()
 		fmt.Fprintf(s.diag, "%s%s\n", t.indent, CompactedText(e))
@@ -129,9 +138,12 @@ func (t *Terminal) OnEvent(e Event) {
 			fmt.Fprintf(s.diag, "%s%s\n", t.indent, oneLine(String(e.Refusal()), 500))
 		}
 	case Diagnostics:
+		// Said under the call's result, which comes next.
 		if text := DiagnosticsText(e); text != "" {
-			t.endAnswerLine()
-			fmt.Fprintf(s.diag, "%s%s\n", t.indent, String(text))
+			if s.verdicts == nil {
+				s.verdicts = map[string]string{}
+			}
+			s.verdicts[e.CallID] = String(text)
 		}
 	case DiagnosticsDelta:
 		t.endAnswerLine()

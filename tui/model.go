@@ -108,6 +108,9 @@ type App interface {
 	MCP() *app.MCP
 	// HookList is /hooks ("": none).
 	HookList() string
+	// DiagnosticsReport is the language servers' current errors and
+	// warnings (/diagnostics).
+	DiagnosticsReport() string
 	// ProjectFiles names the project's instructions files (/context).
 	ProjectFiles() []string
 	// Price is what usage of a model costs (nil prices nothing);
@@ -149,6 +152,9 @@ type streamState struct {
 	streamed  bool // the current completion streamed text
 	// thoughtShown: its thinking was printed when the answer began.
 	thoughtShown bool
+	// verdicts are the language servers' words on a call's files, by call
+	// id, said under its result (which comes after them).
+	verdicts map[string]listener.Diagnostics
 }
 
 // usageState is what the status bar and /cost count: tokens and cost of

@@ -164,11 +164,31 @@ func (m *Model) onEvent(ev listener.Event) tea.Cmd {
 			return nil
 		}
 		m.stream.toolOut = ""
+		verdict, judged := m.stream.verdicts[e.ID]
+		if judged {
+			// The row shows the tool's own words; the verdict goes under it.
+			delete(m.stream.verdicts, e.ID)
+			e.Content = strings.TrimSuffix(strings.TrimSuffix(e.Content, verdict.ForModel), "\n\n")
+		}
 		m.print(m.blocks().toolResult(e))
+		if text := listener.DiagnosticsText(verdict); judged && text != "" {
+			m.print(m.blocks().notice(m.st.warn, indentLines(listener.VisibleString(text), "  ⎿ ", "    ")))
+		}
 		if !m.details {
 			m.collapsed = &e // ctrl+o shows it in full after the fact
 		}
 		m.live.state = "waiting for the model"
+	case listener.Diagnostics:
+		if m.stream.verdicts == nil {
+			m.stream.verdicts = map[string]listener.Diagnostics{}
+		}
+		m.stream.verdicts[e.CallID] = e
+	case listener.DiagnosticsDelta:
+		style := m.st.notice
+		if e.ErrorsAfter > e.ErrorsBefore {
+			style = m.st.warn
+		}
+		m.print(m.blocks().notice(style, "◇ diagnostics: "+e.DeltaText()))
 	case listener.Usage:
 		m.usage.add(e)
 		if e.Agent == "" { // the synthesizer's request is not this conversation
@@ -381,4 +401,18 @@ func (m *Model) sayCut(total int) {
 		return
 	}
 	m.print(m.blocks().notice(m.st.warn, "⚠ the answer was cut off at the model's output limit"))
+}
+
+// indentLines puts first before the first line of text and rest before
+// the others.
+func indentLines(text, first, rest string) string {
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = first + lines[i]
+		} else {
+			lines[i] = rest + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -383,3 +383,29 @@ func goplsKilledWithChat(t *testing.T, u asuser.User, gopls, mode string) {
 	_ = cmd.Wait()
 	noneLeftIn(t, r.dir)
 }
+
+// TestTUIDiagnostics: in the REPL, a broken edit's row says the compiler's
+// verdict under it, the turn's end compares, and /diagnostics lists what
+// gopls knows.
+func TestTUIDiagnostics(t *testing.T) {
+	t.Parallel()
+	gopls := languageServer(t, "bin/gopls")
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "broken", Name: "write_file",
+			Args: `{"path":"main.go","content":"package main\n\nfunc main() {\n\tx := 1\n\tnope()\n}\n"}`}}},
+		oaitest.Answer{Text: "written"})
+	bin := asuser.DirIn(t, "/var/tmp", asuser.Current()) // the box's /tmp is its own
+	copyFor(t, asuser.Current(), gopls, bin, "gopls")
+	tm := startTermOpts(t, srv, termOpts{env: "PATH=" + bin + ":" + os.Getenv("PATH"), config: "[lsp.gopls]\nwait = \"2m\"\n",
+		setup: func(dir string) { _ = os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644) }}, "--yes")
+	tm.ask("write main.go")
+	tm.waitFor("written", time.Minute)
+	screen := tm.waitFor("◇ diagnostics: errors 0 → 2 in 1 file", time.Minute)
+	for _, want := range []string{"⎿ wrote main.go (46 bytes)", "⎿ main.go: 2 errors (gopls)", "4:2 error: declared and not used: x", "5:2 error: undefined: nope"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("the screen lacks %q:\n%s", want, screen)
+		}
+	}
+	tm.ask("/diagnostics")
+	tm.waitFor("main.go (gopls): 2 errors, 0 warnings", time.Minute)
+}

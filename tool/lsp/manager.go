@@ -334,11 +334,11 @@ func (m *Manager) startServer(s Server, root, key string, done chan struct{}) {
 		m.conns[key] = c
 	}
 	m.mu.Unlock()
+	if err != nil {
+		m.drop(key, nil, err) // before a check waiting for the start looks
+	}
 	close(done)
-	switch {
-	case err != nil:
-		m.drop(key, nil, err)
-	case closed:
+	if err == nil && closed {
 		c.close(time.Second)
 	}
 }
