@@ -397,7 +397,9 @@ func TestTUIDiagnostics(t *testing.T) {
 	bin := asuser.DirIn(t, "/var/tmp", asuser.Current()) // the box's /tmp is its own
 	copyFor(t, asuser.Current(), gopls, bin, "gopls")
 	tm := startTermOpts(t, srv, termOpts{env: "PATH=" + bin + ":" + os.Getenv("PATH"), config: "[lsp.gopls]\nwait = \"2m\"\n",
-		setup: func(dir string) { _ = os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644) }}, "--yes")
+		setup: func(dir string) {
+			_ = os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644)
+		}}, "--yes")
 	tm.ask("write main.go")
 	tm.waitFor("written", time.Minute)
 	screen := tm.waitFor("◇ diagnostics: errors 0 → 2 in 1 file", time.Minute)
