@@ -145,6 +145,10 @@ func (e *events) OnEvent(ev listener.Event) {
 		}
 	case listener.Compacted:
 		e.note(listener.CompactedText(ev))
+	case listener.DiagnosticsDelta:
+		// A call's own diagnostics are in its result; the turn's end says
+		// whether it left the files worse.
+		e.note("diagnostics: " + ev.DeltaText())
 	case listener.Retry:
 		e.note(fmt.Sprintf("retrying in %s (attempt %d): %v", ev.Wait.Round(1e8), ev.Attempt, ev.Err))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -16,13 +17,13 @@ import (
 // languageServers is the run's language servers, started in the box as
 // commands are (nil when none is found or configured); a configured one
 // that cannot be found is said once.
-func languageServers(cfg config.Config, shell *tool.Confinement, ls *listener.List) *lsp.Manager {
+func languageServers(env Env, cfg config.Config, shell *tool.Confinement, ls *listener.List) *lsp.Manager {
 	conf := map[string]lsp.Configured{}
 	for name, c := range cfg.LSP {
 		conf[name] = lsp.Configured{Command: c.Command, Extensions: c.Extensions, RootMarkers: c.RootMarkers,
 			Disabled: c.Enabled != nil && !*c.Enabled, Wait: c.Wait}
 	}
-	servers, missing := lsp.Resolve(conf, nil)
+	servers, missing := lsp.Resolve(conf, lookIn(env.Getenv("PATH")))
 	for _, m := range missing {
 		ls.Warn("language server " + m + "; edits of its files get no diagnostics")
 	}
@@ -31,6 +32,25 @@ func languageServers(cfg config.Config, shell *tool.Confinement, ls *listener.Li
 	}
 	return &lsp.Manager{Root: shell.Spec.Workdir, Servers: servers, Start: shell.RunServer,
 		Notice: func(s string) { ls.Warn(s) }}
+}
+
+// lookIn finds a command in the folders of path (the run's PATH, which
+// is not always chat's own: an editor's session, a test).
+func lookIn(path string) func(string) (string, error) {
+	return func(name string) (string, error) {
+		if strings.Contains(name, "/") {
+			return exec.LookPath(name)
+		}
+		for _, dir := range filepath.SplitList(path) {
+			if dir == "" || !filepath.IsAbs(dir) {
+				continue
+			}
+			if p, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+				return p, nil
+			}
+		}
+		return "", fmt.Errorf("%s: %w", name, exec.ErrNotFound)
+	}
 }
 
 // withDiagnostics adds the language servers' verdict to the result of a

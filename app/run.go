@@ -177,7 +177,7 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	// The language servers' verdict comes with the result of a call that
 	// changed their files, after the person's PostToolUse hooks.
 	var hooks tool.CallHooks = r.voice.hooks
-	if r.lsp = languageServers(spec.Config, shell, ls); r.lsp != nil {
+	if r.lsp = languageServers(spec.Env, spec.Config, shell, ls); r.lsp != nil {
 		hooks = withDiagnostics{CallHooks: r.voice.hooks, lsp: r.lsp, wd: spec.Env.Workdir,
 			changed: r.checkpoints.changedSinceCall, tools: func() *tool.Set { return r.tools }, ls: ls}
 	}

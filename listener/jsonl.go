@@ -64,6 +64,7 @@ type Wire struct {
 	BytesDown   int64            `json:"bytes_down,omitempty"`
 	Diagnostics []DiagnosticFile `json:"diagnostics,omitempty"`
 	Pending     []string         `json:"pending,omitempty"`
+	ForModel    string           `json:"for_model,omitempty"`
 	Others      int              `json:"errors_elsewhere,omitempty"`
 	ErrBefore   *int             `json:"errors_before,omitempty"`
 	ErrAfter    *int             `json:"errors_after,omitempty"`
@@ -102,7 +103,7 @@ func WireOf(e Event) Wire {
 	case Job:
 		v.ID, v.Job, v.Arguments, v.State, v.Text, v.Ended = e.CallID, e.ID, e.Command, e.State, e.Tail, e.Ended
 	case Diagnostics:
-		v.ID, v.Diagnostics, v.Others, v.Pending = e.CallID, e.Files, e.Others, e.Pending
+		v.ID, v.Diagnostics, v.Others, v.Pending, v.ForModel = e.CallID, e.Files, e.Others, e.Pending, e.ForModel
 	case DiagnosticsDelta:
 		v.ErrBefore, v.ErrAfter, v.WarnBefore, v.WarnAfter, v.Files = &e.ErrorsBefore, &e.ErrorsAfter, &e.WarningsBefore, &e.WarningsAfter, &e.Files
 		v.Text = e.DeltaText()

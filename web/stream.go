@@ -91,6 +91,19 @@ func (s *Stream) OnEvent(e listener.Event) {
 			v.Content = &c
 		}
 		v.Arguments = listener.String(v.Arguments)
+		v.ForModel = listener.String(v.ForModel)
+		if len(v.Diagnostics) > 0 {
+			files := make([]listener.DiagnosticFile, len(v.Diagnostics))
+			for i, f := range v.Diagnostics {
+				f.Path, f.Server = listener.String(f.Path), listener.String(f.Server)
+				f.Lines = append([]string(nil), f.Lines...)
+				for j := range f.Lines {
+					f.Lines[j] = listener.String(f.Lines[j])
+				}
+				files[i] = f
+			}
+			v.Diagnostics = files
+		}
 	}
 	done, isDone := e.(listener.TurnDone)
 	user, isUser := e.(listener.UserTurn)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -410,4 +414,91 @@ func TestTUIDiagnostics(t *testing.T) {
 	}
 	tm.ask("/diagnostics")
 	tm.waitFor("main.go (gopls): 2 errors, 0 warnings", time.Minute)
+}
+
+// TestServeDiagnostics: the page shows a call's diagnostics under its
+// card (the card keeps the tool's words) and the turn's comparison.
+func TestServeDiagnostics(t *testing.T) {
+	t.Parallel()
+	gopls := languageServer(t, "bin/gopls")
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "broken", Name: "write_file",
+			Args: `{"path":"main.go","content":"package main\n\nfunc main() {\n\tx := 1\n}\n"}`}}},
+		oaitest.Answer{Text: "written"})
+	bin := asuser.DirIn(t, "/var/tmp", asuser.Current())
+	copyFor(t, asuser.Current(), gopls, bin, "gopls")
+	cmd := command(t, srv)
+	for i, kv := range cmd.Env {
+		if strings.HasPrefix(kv, "PATH=") {
+			cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cmd.Dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(cmd.Dir, "config.toml")
+	if err := os.WriteFile(config, []byte("[tools]\nallow = [\"write_file\"]\n\n[lsp.gopls]\nwait = \"2m\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startServeIn(t, cmd, "--config", config)
+	ctx := chromium(t, 1280, 800)
+	do(t, ctx, "a broken write",
+		chromedp.Navigate(s.url),
+		chromedp.WaitVisible(chromedp.CSS("#input")),
+		send("write main.go", false),
+		logHas("◇ diagnostics: errors 0 → 1 in 1 file"),
+	)
+	if got := eval[string](t, ctx, `document.querySelector('.tool .diagnostics.err').innerText`); !strings.Contains(got, "main.go: 1 error (gopls)") || !strings.Contains(got, "4:2 error: declared and not used: x") {
+		t.Fatalf("the card's diagnostics: %q", got)
+	}
+	if got := eval[string](t, ctx, `document.querySelector('.tool pre.result').textContent`); got != "wrote main.go (35 bytes)" {
+		t.Fatalf("the card's result: %q", got)
+	}
+}
+
+// TestACPDiagnostics: an editor sees a broken write's diagnostics in the
+// call's result and the turn's comparison as a note.
+func TestACPDiagnostics(t *testing.T) {
+	t.Parallel()
+	gopls := languageServer(t, "bin/gopls")
+	srv := oaitest.New(t,
+		oaitest.Answer{Calls: []oaitest.Call{{ID: "broken", Name: "write_file",
+			Args: `{"path":"main.go","content":"package main\n\nfunc main() { nope() }\n"}`}}},
+		oaitest.Answer{Text: "written"})
+	w := newWorld(t, srv)
+	bin := asuser.DirIn(t, "/var/tmp", asuser.Current())
+	copyFor(t, asuser.Current(), gopls, bin, "gopls")
+	w.env["PATH"] = bin + ":" + os.Getenv("PATH")
+	if err := os.WriteFile(filepath.Join(w.wd, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, w.home, "[sandbox]\nmode = \"off\"\n[lsp.gopls]\nwait = \"2m\"\n")
+	e := w.acpInProcess()
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	id := e.newSession(ctx, w.wd)
+	if _, err := e.prompt(ctx, id, acp.TextBlock("write main.go")); err != nil {
+		t.Fatal(err)
+	}
+	var result, notes strings.Builder
+	e.mu.Lock()
+	for _, u := range e.updates {
+		if u.ToolCallUpdate != nil {
+			for _, c := range u.ToolCallUpdate.Content {
+				if c.Content != nil && c.Content.Content.Text != nil {
+					result.WriteString(c.Content.Content.Text.Text)
+				}
+			}
+		}
+		if u.AgentThoughtChunk != nil && u.AgentThoughtChunk.Content.Text != nil {
+			notes.WriteString(u.AgentThoughtChunk.Content.Text.Text)
+		}
+	}
+	e.mu.Unlock()
+	if !strings.Contains(result.String(), "main.go:3:15 error: undefined: nope") {
+		t.Errorf("the call's result in the editor: %q", result.String())
+	}
+	if !strings.Contains(notes.String(), "diagnostics: errors 0 → 1 in 1 file") {
+		t.Errorf("the editor's notes: %q", notes.String())
+	}
 }

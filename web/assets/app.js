@@ -292,11 +292,20 @@
         if (c) keepDown(() => output(c).appendChild(document.createTextNode(e.text || '')));
         break;
       }
+      case 'diagnostics': verdicts.set(e.id, e); break;
       case 'tool_result': {
         const c = calls.get(e.id);
-        if (c) keepDown(() => result(c, e.content || e.error || '', !!e.error));
+        const v = verdicts.get(e.id);
+        verdicts.delete(e.id);
+        let text = e.content || e.error || '';
+        // The card shows the tool's own words; the verdict goes under them.
+        if (v && v.for_model && text.endsWith(v.for_model)) text = text.slice(0, -v.for_model.length).replace(/\n\n$/, '');
+        if (c) keepDown(() => { result(c, text, !!e.error); if (v) diagnostics(c, v); });
         break;
       }
+      case 'diagnostics_delta':
+        notice('◇ diagnostics: ' + (e.text || ''), (e.errors_after || 0) > (e.errors_before || 0) ? 'err' : '');
+        break;
       case 'usage':
         if (id === '' || isSynth(id)) { turnTokens += e.total_tokens || 0; status(); }
         break;
@@ -330,6 +339,22 @@
       }
       case 'reset': reload(); break;
     }
+  }
+
+  // A language server's verdict on the files a call changed, under its card.
+  const verdicts = new Map();
+  function diagnostics(c, v) {
+    const files = (v.diagnostics || []).filter(f => f.errors + f.warnings > 0);
+    if (!files.length && !(v.pending || []).length) return;
+    const d = el('div', 'diagnostics' + (files.some(f => f.errors > 0) ? ' err' : ''));
+    for (const f of files) {
+      const count = [f.errors ? `${f.errors} error${f.errors === 1 ? '' : 's'}` : '', f.warnings ? `${f.warnings} warning${f.warnings === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ');
+      d.appendChild(el('div', 'diagfile', `${f.path}: ${count} (${f.server})`));
+      for (const line of f.lines || []) d.appendChild(el('div', 'diagline', line));
+    }
+    if (v.errors_elsewhere) d.appendChild(el('div', 'diagfile', `${v.errors_elsewhere} error${v.errors_elsewhere === 1 ? '' : 's'} in other files`));
+    if (!files.length) d.appendChild(el('div', 'diagfile', `${v.pending.join(', ')}: no diagnostics yet`));
+    c.appendChild(d);
   }
 
   // The box's connections in this turn: one line per host, counted; a
