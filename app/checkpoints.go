@@ -46,6 +46,7 @@ type checkpointer struct {
 	sess    *session.Session
 	store   *checkpoint.Store
 	pending string // the turn that took a checkpoint and still needs its "after"
+	verdict string // what the language servers said as that turn ended
 	failed  bool   // said once that checkpoints failed
 	unsaved bool   // the session is not saved (--no-save): its checkpoints go with the run
 	// hold keeps notes for /rewind instead of writing them to stderr
@@ -158,17 +159,17 @@ func (c *checkpointer) take(s *session.Session, label string) {
 	if !ok {
 		return
 	}
-	c.takeFor(s, q.ID, label)
+	c.takeFor(s, q.ID, label, "")
 }
 
 // takeFor records a checkpoint of the turn of question id.
-func (c *checkpointer) takeFor(s *session.Session, id, label string) {
+func (c *checkpointer) takeFor(s *session.Session, id, label, about string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s != c.sess || c.store == nil {
 		return
 	}
-	_, note, err := c.store.Take(c.wd, id, label)
+	_, note, err := c.store.TakeNoted(c.wd, id, label, about)
 	switch {
 	case errors.Is(err, checkpoint.ErrTooBig):
 		// Said once, and not tried again at every call of this run.
@@ -191,13 +192,19 @@ func (c *checkpointer) takeFor(s *session.Session, id, label string) {
 // return at once), what it has to say comes when it is done, and a
 // rewind, the next call's checkpoint and the end of the run wait for it.
 func (c *checkpointer) OnEvent(e listener.Event) {
+	if d, ok := e.(listener.DiagnosticsDelta); ok && d.Agent == "" {
+		c.mu.Lock()
+		c.verdict = "diagnostics: " + d.DeltaText()
+		c.mu.Unlock()
+		return
+	}
 	done, ok := e.(listener.TurnDone)
 	if !ok || done.Agent != "" {
 		return
 	}
 	c.mu.Lock()
-	s, pending := c.sess, c.pending
-	c.pending = ""
+	s, pending, verdict := c.sess, c.pending, c.verdict
+	c.pending, c.verdict = "", ""
 	c.mu.Unlock()
 	if pending == "" {
 		return
@@ -205,7 +212,7 @@ func (c *checkpointer) OnEvent(e listener.Event) {
 	c.behind.Add(1)
 	go func() {
 		defer c.behind.Done()
-		c.takeFor(s, pending, "after")
+		c.takeFor(s, pending, "after", verdict)
 	}()
 }
 
@@ -221,6 +228,9 @@ type TurnRow struct {
 	// Interrupted: chat stopped during the turn (a crash, kill -9): its
 	// changes are counted up to the next turn, or up to the files now.
 	Interrupted bool
+	// Verdict is what the language servers said as it ended ("" when
+	// none took its files).
+	Verdict string
 }
 
 // TurnRows numbers the questions of msgs (from 1) with their checkpoints.
@@ -248,7 +258,7 @@ func TurnRows(msgs []session.Message, st *checkpoint.Store, wd string) ([]TurnRo
 			continue // text sent into a turn is part of it
 		}
 		t, ok := byID[m.ID]
-		rows = append(rows, TurnRow{N: len(rows) + 1, Question: m, Changes: t.Changes, Has: ok, Interrupted: ok && t.Interrupted})
+		rows = append(rows, TurnRow{N: len(rows) + 1, Question: m, Changes: t.Changes, Has: ok, Interrupted: ok && t.Interrupted, Verdict: t.Note})
 	}
 	return rows, nil
 }
@@ -272,6 +282,9 @@ func WriteTurns(w io.Writer, rows []TurnRow) {
 		}
 		for _, ch := range r.Changes {
 			fmt.Fprintf(w, "       %c %s\n", ch.Kind, listener.VisibleString(ch.Path))
+		}
+		if r.Verdict != "" {
+			fmt.Fprintf(w, "       %s\n", listener.VisibleString(r.Verdict))
 		}
 	}
 }

@@ -26,7 +26,9 @@ type Turn struct {
 	// end); its changes count up to the next turn, or up to now.
 	Interrupted bool
 	Changes     []Change
-	left        map[string]*Entry // how the turn left each changed path (nil: gone)
+	// Note is what its last checkpoint's note said.
+	Note string
+	left map[string]*Entry // how the turn left each changed path (nil: gone)
 }
 
 // Turns lists the turns that have checkpoints, oldest first, with what
@@ -52,6 +54,9 @@ func (st *Store) turnsLocked(current map[string]Entry) ([]Turn, error) {
 		}
 		if info.Label == "after" {
 			turns[len(turns)-1].After = info.Seq
+		}
+		if info.Note != "" {
+			turns[len(turns)-1].Note = info.Note
 		}
 	}
 	for i := range turns {

@@ -41,6 +41,9 @@ type Info struct {
 	Turn  string    `json:"turn"`  // the turn it belongs to (the caller's id)
 	Label string    `json:"label"` // "before write_file", "after"
 	Time  time.Time `json:"time"`
+	// Note is what the caller says of the state (the language servers'
+	// verdict on the turn that ended here).
+	Note string `json:"note,omitempty"`
 }
 
 // manifest is a checkpoint on disk: what changed since the one before
@@ -121,12 +124,17 @@ func (m manifest) apply(prev map[string]Entry) map[string]Entry {
 // Take records root's state as a checkpoint of turn. note is non-empty
 // when older checkpoints had to be removed to stay within MaxTotal.
 func (st *Store) Take(root, turn, label string) (info Info, note string, err error) {
+	return st.TakeNoted(root, turn, label, "")
+}
+
+// TakeNoted is Take with a note of the caller's kept with the checkpoint.
+func (st *Store) TakeNoted(root, turn, label, about string) (info Info, note string, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if err := st.load(); err != nil {
 		return info, "", err
 	}
-	m := manifest{Info: Info{Seq: 1, Turn: turn, Label: label, Time: time.Now().UTC()}, Changed: map[string]Entry{}}
+	m := manifest{Info: Info{Seq: 1, Turn: turn, Label: label, Time: time.Now().UTC(), Note: about}, Changed: map[string]Entry{}}
 	if n := len(st.infos); n > 0 {
 		m.Seq = st.infos[n-1].Seq + 1
 	} else {

@@ -173,6 +173,14 @@ func TestGoplsDiagnostics(t *testing.T) {
 			if len(deltas) != 1 || deltas[0]["errors_before"] != 0.0 || deltas[0]["errors_after"] != 1.0 || deltas[0]["files"] != 1.0 {
 				t.Fatalf("the turn's end said %v:\n%s", deltas, out)
 			}
+			// The turn's list keeps the verdict, for the person choosing
+			// where to rewind to.
+			for _, args := range [][]string{{"checkpoints"}} {
+				list, errOut, code := r.run(args...)
+				if code != 0 || !strings.Contains(list, "diagnostics: errors 0 → 1 in 1 file") {
+					t.Errorf("chat %s (exit %d):\n%s\n%s", args[0], code, list, errOut)
+				}
+			}
 			noneLeftIn(t, r.dir)
 		})
 	}
@@ -414,6 +422,15 @@ func TestTUIDiagnostics(t *testing.T) {
 	}
 	tm.ask("/diagnostics")
 	tm.waitFor("main.go (gopls): 2 errors, 0 warnings", time.Minute)
+	// /rewind's list keeps each turn's verdict.
+	tm.ask("/rewind")
+	deadline := time.Now().Add(time.Minute)
+	for strings.Count(tm.screen(), "diagnostics: errors 0 → 2 in 1 file") < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("/rewind's list lacks the turn's verdict:\n%s", tm.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // TestServeDiagnostics: the page shows a call's diagnostics under its
