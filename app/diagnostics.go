@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/listener"
@@ -157,6 +158,21 @@ func diagnosticFiles(files []lsp.File, rel func(string) string) []listener.Diagn
 		out = append(out, df)
 	}
 	return out
+}
+
+// offerNavigation gives the main agent lsp_definition and lsp_references
+// once a server runs (its next request offers them; a small window leaves
+// them out).
+func (r *Run) offerNavigation() func(string) {
+	var once sync.Once
+	return func(string) {
+		once.Do(func() {
+			// The run's set (a persona with a list of its own keeps it).
+			for _, t := range r.lsp.Tools(r.spec.Env.Workdir) {
+				r.tools.Add(t)
+			}
+		})
+	}
 }
 
 // ending is the agent's Ending: the diagnostics' delta (nil without servers).

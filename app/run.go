@@ -180,6 +180,7 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	if r.lsp = languageServers(spec.Env, spec.Config, shell, ls); r.lsp != nil {
 		hooks = withDiagnostics{CallHooks: r.voice.hooks, lsp: r.lsp, wd: spec.Env.Workdir,
 			changed: r.checkpoints.changedSinceCall, tools: func() *tool.Set { return r.tools }, ls: ls}
+		r.lsp.Ready = r.offerNavigation()
 	}
 	rules := tool.Rules{Policy: policyOf(spec.Config), Approver: spec.Approver, Hooks: hooks}
 	if spec.Approver != nil && r.voice.hooks.Has("Notification") {

@@ -519,3 +519,66 @@ func TestACPDiagnostics(t *testing.T) {
 		t.Errorf("the editor's notes: %q", notes.String())
 	}
 }
+
+// TestLSPNavigation: once gopls runs, lsp_definition and lsp_references
+// are offered and answer from it; at a 2,048-token window they are not
+// offered (the tools go in their short form there).
+func TestLSPNavigation(t *testing.T) {
+	t.Parallel()
+	gopls := languageServer(t, "bin/gopls")
+	for _, window := range []int{0, 2048} {
+		t.Run(fmt.Sprint(window), func(t *testing.T) {
+			srv := oaitest.New(t,
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "w", Name: "write_file",
+					Args: `{"path":"main.go","content":"package main\n\nfunc main() { println(helper()) }\n"}`}}},
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "def", Name: "lsp_definition", Args: `{"path":"main.go","line":3,"symbol":"helper"}`}}},
+				oaitest.Answer{Calls: []oaitest.Call{{ID: "refs", Name: "lsp_references", Args: `{"path":"other.go","line":3,"symbol":"helper"}`}}},
+				oaitest.Answer{Text: "done"})
+			if window > 0 {
+				srv.SetWindow(window)
+				srv.SayWindow()
+			}
+			r := newUserRun(t, asuser.Current(), srv)
+			bin := filepath.Join(filepath.Dir(r.home), "lspbin")
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			copyFor(t, asuser.Current(), gopls, bin, "gopls")
+			writeFor(t, asuser.Current(), r.dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+			writeFor(t, asuser.Current(), r.dir, "other.go", "package main\n\nfunc helper() int { return 1 }\n")
+			writeFor(t, asuser.Current(), r.home, ".config/chat/config.toml", "[lsp.gopls]\nwait = \"2m\"\n")
+			cmd := r.command("--yes", "-p", "where is helper")
+			for i, kv := range cmd.Env {
+				if strings.HasPrefix(kv, "PATH=") {
+					cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
+				}
+			}
+			out, errOut, code := run(t, cmd)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+			}
+			reqs := srv.Requests()
+			if first := reqs[0].ToolNames(); strings.Contains(strings.Join(first, " "), "lsp_") {
+				t.Fatalf("offered before any server ran: %v", first)
+			}
+			offered := strings.Contains(strings.Join(reqs[1].ToolNames(), " "), "lsp_definition")
+			def, _ := toolResult(srv, "def")
+			refs, _ := toolResult(srv, "refs")
+			if window > 0 {
+				if offered {
+					t.Fatalf("offered at a %d-token window: %v", window, reqs[1].ToolNames())
+				}
+				return
+			}
+			if !offered {
+				t.Fatalf("not offered once gopls ran: %v", reqs[1].ToolNames())
+			}
+			if !strings.Contains(def, "other.go:3:6: func helper() int { return 1 }") {
+				t.Errorf("lsp_definition: %q", def)
+			}
+			if !strings.Contains(refs, "other.go:3:6:") || !strings.Contains(refs, "main.go:3:23: func main() { println(helper()) }") {
+				t.Errorf("lsp_references: %q", refs)
+			}
+		})
+	}
+}

@@ -9,5 +9,6 @@
 // stopped with the run) and the last diagnostics each file got. It must
 // not start a process itself: the run hands it a Starter that runs the
 // server where commands run (in the sandbox), and it must never make a
-// turn wait longer than its bound. It imports nothing from the project.
+// turn wait longer than its bound. It imports only tool (for its
+// lsp_definition and lsp_references tools).
 package lsp

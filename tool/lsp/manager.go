@@ -37,6 +37,8 @@ type Manager struct {
 	Wait, StartWait time.Duration
 	// Notice hears, once per server, that it failed and was dropped.
 	Notice func(string)
+	// Ready hears that a server has started (each time one does).
+	Ready func(name string)
 
 	mu       sync.Mutex
 	conns    map[string]*conn         // by server name and root
@@ -340,6 +342,9 @@ func (m *Manager) startServer(s Server, root, key string, done chan struct{}) {
 	close(done)
 	if err == nil && closed {
 		c.close(time.Second)
+	}
+	if err == nil && !closed && m.Ready != nil {
+		m.Ready(s.Name)
 	}
 }
 
