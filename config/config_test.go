@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/steps"
 )
@@ -175,5 +176,33 @@ func TestMCPTransportShowsNoSecret(t *testing.T) {
 	}
 	if got := http.Transport(); got != "http: https://example.com/mcp (Authorization, X-A)" || strings.Contains(got, "secret") {
 		t.Fatalf("http: %q", got)
+	}
+}
+
+func TestLanguageServers(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "c.toml")
+	_ = os.WriteFile(path, []byte(`[lsp.gopls]
+enabled = false
+
+[lsp.zig]
+command = ["zls", "--stdio"]
+extensions = ["zig"]
+root_markers = ["build.zig"]
+wait = "5s"
+`), 0o600)
+	c, err := Load(path, env(nil), Flags{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := c.LSP["gopls"]; g.Enabled == nil || *g.Enabled {
+		t.Fatalf("gopls: %+v", g)
+	}
+	if z := c.LSP["zig"]; strings.Join(z.Command, " ") != "zls --stdio" || z.Extensions[0] != "zig" || z.RootMarkers[0] != "build.zig" || z.Wait != 5*time.Second {
+		t.Fatalf("zig: %+v", z)
+	}
+	_ = os.WriteFile(path, []byte("[lsp.gopls]\ncomand = [\"gopls\"]\n"), 0o600)
+	if _, err := Load(path, env(nil), Flags{}); err == nil || !strings.Contains(err.Error(), "comand") {
+		t.Fatalf("a misspelt key is not refused: %v", err)
 	}
 }

@@ -85,6 +85,9 @@ func (c Config) Show(w io.Writer) {
 		// Their settings stay out: env and headers may hold secrets.
 		list("mcp", slices.Sorted(maps.Keys(c.MCP)))
 	}
+	if len(c.LSP) > 0 {
+		list("lsp", slices.Sorted(maps.Keys(c.LSP)))
+	}
 }
 
 // orDefault shows a timeout, or what zero means.
@@ -157,6 +160,14 @@ const Template = `# chat configuration. Precedence: flags > environment > this f
 # args = ["stdio"]
 # env = { GITHUB_TOKEN = "${GITHUB_TOKEN}" }
 # allow = ["list_issues"]
+
+# [lsp.gopls]                                # a language server (gopls, typescript, pyright,
+# enabled = false                            # rust-analyzer and clangd are found on PATH)
+# [lsp.zig]
+# command = ["zls"]
+# extensions = ["zig"]
+# root_markers = ["build.zig"]
+# wait = "2s"                                # how long an edit waits for its diagnostics
 `
 
 // Init writes Template to path unless a file is already there.
