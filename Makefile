@@ -93,7 +93,7 @@ bench-old:
 		(cd /tmp/chat-forks-tree && CGO_ENABLED=0 $(GO) build -o $(CURDIR)/$(BIN)/chat-forks ./cmd/chat); \
 		git worktree remove --force /tmp/chat-forks-tree; fi
 
-bench: bench-old
+bench: bench-old lsp-servers
 	@mkdir -p bench
 	export CHAT_BENCH_OLD=$$([ -x $(BIN)/chat-forks ] && echo $(CURDIR)/$(BIN)/chat-forks); \
 	{ $(GO) test -run='^$$' -bench=. -benchmem -count=5 ./llm ./agent ./session ./tui; \
@@ -104,6 +104,7 @@ bench: bench-old
 	  $(GO) test -run='^$$' -bench=. -benchtime=10x -count=5 ./tool/netproxy; \
 	  $(GO) test -run='^$$' -bench=FixedPrompt -benchtime=3x -count=1 ./app; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
+	  $(GO) test -run='^$$' -bench=EditToDiagnostics -benchtime=40x -count=5 ./tool/lsp; \
 	  $(GO) test -run='^$$' -bench='Binary|TUI$$|TUIKeyAtLength' -benchtime=10x -count=5 ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='Serve' -benchtime=5x -count=3 ./cmd/chat; } | tee bench/raw.txt

@@ -231,7 +231,15 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 			}
 			continue
 		}
-		j.c.settle(ctx)
+		// A verdict that names the version sent is that version's; one
+		// that names none may be followed by more, so the server's quiet
+		// is waited for.
+		j.c.mu.Lock()
+		versioned := j.c.files[j.path].version == j.version
+		j.c.mu.Unlock()
+		if !versioned {
+			j.c.settle(ctx)
+		}
 	}
 	for _, j := range jobs {
 		j.c.mu.Lock()
