@@ -115,6 +115,12 @@ func TestEditAndWrite(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "new/dir/file.txt")); r.Err != nil || err != nil || string(b) != "fresh\n" {
 		t.Fatal(r.Content, err)
 	}
+	// A file inside named by its absolute path: the diff names it as the
+	// person knows it (it said a/<the whole path>).
+	r = dispatch(set, "edit_file", map[string]any{"path": filepath.Join(dir, "new/dir/file.txt"), "old_string": "fresh", "new_string": "ripe"})
+	if r.Err != nil || !strings.Contains(r.Content, "--- a/new/dir/file.txt\n+++ b/new/dir/file.txt") {
+		t.Fatal(r.Content)
+	}
 }
 
 func TestApprovals(t *testing.T) {

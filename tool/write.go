@@ -86,13 +86,7 @@ func (w WriteFile) Review(_ context.Context, raw json.RawMessage) (Review, error
 			old = string(b)
 		}
 	}
-	// The diff names the file as the person knows it: relative inside the
-	// working directory, whole outside it.
-	shown := t.name
-	if t.outside {
-		shown = t.abs
-	}
-	r.Detail = unifiedDiff(shown, old, a.Content)
+	r.Detail = unifiedDiff(t.shown(), old, a.Content)
 	return r, nil
 }
 
@@ -190,7 +184,16 @@ func (e EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error) 
 	if err := t.write([]byte(updated)); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("edited %s\n%s", a.Path, Truncate(unifiedDiff(a.Path, old, updated), 8<<10)), nil
+	return fmt.Sprintf("edited %s\n%s", a.Path, Truncate(unifiedDiff(t.shown(), old, updated), 8<<10)), nil
+}
+
+// shown names the file as the person knows it: relative inside the
+// working directory (however the model wrote its path), whole outside it.
+func (t *fileTarget) shown() string {
+	if t.outside {
+		return t.abs
+	}
+	return t.name
 }
 
 func unifiedDiff(name, old, updated string) string {
