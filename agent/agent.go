@@ -67,6 +67,9 @@ type Options struct {
 	// NoRescue reports, per model, that tool calls written as text are
 	// left as text (nil: they are rescued for every model).
 	NoRescue func(model string) bool
+	// SmallModel, when set, writes the compaction summaries and the
+	// answer synthesized when the budget runs out (the model otherwise).
+	SmallModel string
 	// Ending, when set, is called as a turn of this agent ends, just
 	// before its TurnDone: what the host adds to the turn's end (the
 	// language servers' verdict on the files it touched).

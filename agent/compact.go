@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -75,7 +76,7 @@ func (t *turn) compact(manual bool, instructions string, window int, mustFit boo
 	room := summaryRoom(window, replaced)
 	words := room * 3 / 4
 	text, used, err := synthesizer.Summarize(a.o.Cancellable.Context(), synthesizer.SummaryOptions{
-		Client: a.o.Client, Model: t.model, Listeners: a.o.Listeners, Origin: t.origin, Cancellable: a.o.Cancellable,
+		Client: a.o.Client, Model: cmp.Or(a.o.SmallModel, t.model), Listeners: a.o.Listeners, Origin: t.origin, Cancellable: a.o.Cancellable,
 		NoStream: a.o.NoStream, Budget: window, Words: words, MaxTokens: room, Instructions: instructions,
 	}, earlier.Content, folded)
 	t.result.Usage = t.result.Usage.Add(used)

@@ -206,7 +206,7 @@ func (d *Delegate) spawn(caller *Agent, def Definition, id string, depth int, ma
 		Cancellable: control.NewCancellable(),
 		NoStream:    o.NoStream, Temperature: def.Options.Temperature, TopP: def.Options.TopP,
 		MaxTokens: def.Options.MaxTokens, Schema: def.StructuredOutput, CompactAt: o.CompactAt, NoRescue: o.NoRescue,
-		Price: o.Price, Spend: o.Spend,
+		Price: o.Price, Spend: o.Spend, SmallModel: o.SmallModel,
 	})
 	if model == o.Model {
 		child.window.Store(caller.window.Load())

@@ -301,9 +301,10 @@ func (t *turn) synthesize(limit error) error {
 	if p, ok := LatestPlan(t.sess.Messages()); ok {
 		tasks = p.Summary()
 	}
+	model := cmp.Or(o.SmallModel, t.model)
 	msg, err := synthesizer.Run(o.Cancellable.Context(), synthesizer.Options{
-		Client: o.Client, Model: t.model, Listeners: o.Listeners.ForSubAgent(id),
-		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(), Price: t.price(),
+		Client: o.Client, Model: model, Listeners: o.Listeners.ForSubAgent(id),
+		Cancellable: o.Cancellable, Turn: t.origin.Turn, NoStream: o.NoStream, Window: t.a.ContextWindow(), Price: t.priceOf(model),
 		Tasks: tasks,
 	}, t.request, evidence)
 	if msg.Usage != nil {
@@ -339,12 +340,15 @@ func (t *turn) answerStarted(pending []session.ToolCall) []session.ToolCall {
 }
 
 // price is the turn model's price as emit wants it.
-func (t *turn) price() emit.Price {
+func (t *turn) price() emit.Price { return t.priceOf(t.model) }
+
+// priceOf prices a completion of model ("": the client's).
+func (t *turn) priceOf(model string) emit.Price {
 	price := t.a.o.Price
 	if price == nil {
 		return nil
 	}
-	model := cmp.Or(t.model, t.a.o.Client.Model())
+	model = cmp.Or(model, t.a.o.Client.Model())
 	return func(u session.Usage) (float64, bool) { return price(model, u) }
 }
 

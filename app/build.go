@@ -96,6 +96,7 @@ func (r *Run) newAgent(ctx context.Context, s *session.Session) (*agent.Agent, e
 		Price:       PriceOf(cfg),
 		Spend:       control.NewSpend(cfg.Budget.MaxTokens, cfg.Budget.MaxCost),
 		Ending:      r.ending(),
+		SmallModel:  cfg.SmallModel,
 	}), nil
 }
 

@@ -35,6 +35,10 @@ type Config struct {
 	APIKey      string   `toml:"api_key"` // better: the environment or api_key_cmd
 	APIKeyCmd   string   `toml:"api_key_cmd"`
 	Model       string   `toml:"model"`
+	// SmallModel, when set, does the small jobs: session titles,
+	// compaction summaries, the answer written when the step budget runs
+	// out (the main model does them otherwise).
+	SmallModel string `toml:"small_model"`
 	MaxSteps    *int     `toml:"max_steps"` // 0 (or -1): unlimited; see internal/steps
 	System      string   `toml:"system"`
 	NoStream    bool     `toml:"no_stream"`
@@ -306,6 +310,7 @@ func CheckMCP(name string, m MCPConfig) error {
 // Flags are the command-line overrides; nil or "" means not given.
 type Flags struct {
 	BaseURL, Model, System *string
+	SmallModel             *string
 	MaxSteps               *int
 	NoStream               *bool
 	Yes                    *bool
@@ -381,6 +386,10 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	}
 	if f.Model != nil {
 		set("model", &c.Model, *f.Model, "flag --model")
+	}
+	set("small_model", &c.SmallModel, getenv("CHAT_SMALL_MODEL"), "env CHAT_SMALL_MODEL")
+	if f.SmallModel != nil {
+		set("small_model", &c.SmallModel, *f.SmallModel, "flag --small-model")
 	}
 	if f.System != nil {
 		set("system", &c.System, *f.System, "flag --system")

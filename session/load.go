@@ -167,7 +167,7 @@ func readInfo(path string) (Info, error) {
 	if err != nil || json.Unmarshal(first, &h) != nil || h.Type != "header" {
 		return Info{}, fmt.Errorf("%s: not a session file", path)
 	}
-	info := Info{ID: h.ID, Path: path, Dir: h.Dir, Created: h.Created, Updated: st.ModTime(), Model: h.Model}
+	info := Info{ID: h.ID, Path: path, Dir: h.Dir, Created: h.Created, Updated: st.ModTime(), Model: h.Model, Title: h.Title}
 	for {
 		raw, err := r.ReadBytes('\n')
 		if len(raw) > 0 && raw[len(raw)-1] == '\n' && !bytes.HasPrefix(raw, []byte(`{"type":"compaction"`)) {

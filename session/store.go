@@ -31,6 +31,9 @@ type Header struct {
 	Dir           string          `json:"cwd"`
 	Model         string          `json:"model,omitempty"`
 	Agent         json.RawMessage `json:"agent,omitempty"` // the agent definition snapshot
+	// Title is the session's title as a model wrote it ("" until then:
+	// lists take the first question).
+	Title string `json:"title,omitempty"`
 }
 
 // line is one message line of a session file.
@@ -174,6 +177,27 @@ func (w *Writer) ID() string { return w.header.ID }
 
 // Path is the session file.
 func (w *Writer) Path() string { return w.path }
+
+// Title is the session's title ("" when none was set).
+func (w *Writer) Title() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.header.Title
+}
+
+// SetTitle names the session: the header changes, so the next Sync
+// rewrites the file (atomically, as any rewrite).
+func (w *Writer) SetTitle(title string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.header.Title == title {
+		return
+	}
+	w.header.Title = title
+	if w.count >= 0 {
+		w.count = -1
+	}
+}
 
 // Attach saves s as it changes: every input and every produced message is
 // written (and fsynced) when it is added. Call Sync after operations that

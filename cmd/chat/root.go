@@ -77,7 +77,7 @@ type rootOptions struct {
 	verbose    bool
 	configPath string
 
-	model, baseURL, system string
+	model, smallModel, baseURL, system string
 	maxSteps               int
 	noStream               bool
 	fullscreen             bool
@@ -189,6 +189,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 func runFlags(o *rootOptions) *pflag.FlagSet {
 	f := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	f.StringVar(&o.model, "model", "", "model name (env CHAT_MODEL)")
+	f.StringVar(&o.smallModel, "small-model", "", "model for session titles, compaction summaries and the synthesized answer (env CHAT_SMALL_MODEL; default: the model)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL, e.g. http://localhost:8080/v1 (env OPENAI_BASE_URL)")
 	f.IntVar(&o.maxSteps, "max-steps", steps.Default.Max(), "tool calls allowed per turn before the answer is synthesized; 0 = unlimited")
 	f.BoolVarP(&o.cont, "continue", "c", false, "continue the latest session of this directory")
@@ -214,7 +215,7 @@ func withRunFlags(f *pflag.FlagSet, o *rootOptions, names ...string) {
 func loadConfig(cmd *cobra.Command, d deps, o *rootOptions) (config.Config, error) {
 	changed := cmd.Flags().Changed
 	fl := config.Flags{
-		Model: given(changed, "model", &o.model), BaseURL: given(changed, "base-url", &o.baseURL),
+		Model: given(changed, "model", &o.model), SmallModel: given(changed, "small-model", &o.smallModel), BaseURL: given(changed, "base-url", &o.baseURL),
 		System: given(changed, "system", &o.system), MaxSteps: given(changed, "max-steps", &o.maxSteps),
 		NoStream: given(changed, "no-stream", &o.noStream), Yes: given(changed, "yes", &o.yes),
 		ContextWindow: given(changed, "context-window", &o.ctxWin), Sandbox: given(changed, "sandbox", &o.sandbox),
