@@ -75,11 +75,22 @@ func (t *turn) compact(manual bool, instructions string, window int, mustFit boo
 	}
 	room := summaryRoom(window, replaced)
 	words := room * 3 / 4
+	model := cmp.Or(a.o.SmallModel, t.model)
 	text, used, err := synthesizer.Summarize(a.o.Cancellable.Context(), synthesizer.SummaryOptions{
-		Client: a.o.Client, Model: cmp.Or(a.o.SmallModel, t.model), Listeners: a.o.Listeners, Origin: t.origin, Cancellable: a.o.Cancellable,
+		Client: a.o.Client, Model: model, Listeners: a.o.Listeners, Origin: t.origin, Cancellable: a.o.Cancellable,
 		NoStream: a.o.NoStream, Budget: window, Words: words, MaxTokens: room, Instructions: instructions,
 	}, earlier.Content, folded)
 	t.result.Usage = t.result.Usage.Add(used)
+	if used.Total > 0 {
+		// What the summary cost, said as the synthesizer's (it is not
+		// the conversation's size).
+		u := listener.Usage{Origin: listener.Origin{Agent: listener.SynthesizerID(a.o.ID), Turn: t.origin.Turn}, Model: cmp.Or(model, a.o.Client.Model()),
+			Prompt: used.Prompt, Completion: used.Completion, Total: used.Total, Cached: used.Cached}
+		if price := t.priceOf(model); price != nil {
+			u.Cost, u.Priced = price(used)
+		}
+		a.o.Listeners.Emit(u)
+	}
 	if cerr := a.o.Cancellable.Check(); cerr != nil {
 		return cerr
 	}

@@ -99,7 +99,7 @@ func (t *turn) complete() (session.Message, error) {
 			partial := session.Assistant(resp.Content)
 			partial.Interrupted = true
 			t.sess.Append(partial)
-			emit.Message(t.a.o.Listeners, t.origin, partial, nil)
+			emit.Message(t.a.o.Listeners, t.origin, partial, t.modelName(), nil)
 		}
 		if errors.Is(err, llm.ErrContextExceeded) {
 			return session.Message{}, &TooLargeError{Err: err, Turn: currentTurnTokens(t.sess.Messages()), Window: t.a.ContextWindow()}
@@ -113,7 +113,7 @@ func (t *turn) complete() (session.Message, error) {
 	if msg.Content != "" || len(msg.ToolCalls) > 0 {
 		t.sess.Append(msg)
 	}
-	emit.Message(o.Listeners, t.origin, msg, t.price())
+	emit.Message(o.Listeners, t.origin, msg, t.modelName(), t.price())
 	return msg, nil
 }
 
@@ -341,6 +341,9 @@ func (t *turn) answerStarted(pending []session.ToolCall) []session.ToolCall {
 
 // price is the turn model's price as emit wants it.
 func (t *turn) price() emit.Price { return t.priceOf(t.model) }
+
+// modelName is the model the turn's requests name.
+func (t *turn) modelName() string { return cmp.Or(t.model, t.a.o.Client.Model()) }
 
 // priceOf prices a completion of model ("": the client's).
 func (t *turn) priceOf(model string) emit.Price {

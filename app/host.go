@@ -215,6 +215,32 @@ func (h *sessionHost) saveBehind(s *session.Session) {
 	}
 }
 
+// title is the current session's title ("" when it has none, or is not
+// saved).
+func (h *sessionHost) title() string {
+	h.mu.Lock()
+	w := h.writer
+	h.mu.Unlock()
+	if w == nil {
+		return ""
+	}
+	return w.Title()
+}
+
+// setTitle names the session with id and saves it; false when the run
+// moved to another session meanwhile.
+func (h *sessionHost) setTitle(id, title string, s *session.Session) bool {
+	h.mu.Lock()
+	w := h.writer
+	h.mu.Unlock()
+	if w == nil || w.ID() != id {
+		return false
+	}
+	w.SetTitle(title)
+	h.save(s)
+	return true
+}
+
 // id is the current session's id ("" when not saved).
 func (h *sessionHost) id() string {
 	h.mu.Lock()

@@ -30,6 +30,8 @@ type Run struct {
 	sess  *session.Session
 	tools *tool.Set
 	shell *tool.Confinement
+	// titles names the session after its first turn (nil: Spec.Titles off).
+	titles *titler
 	// lsp is the run's language servers (nil: none found or configured).
 	lsp *lsp.Manager
 	// checkpoints takes the checkpoints of the session in use (nil: off).
@@ -87,6 +89,10 @@ func Open(ctx context.Context, spec Spec) (*Run, error) {
 		cp.tools = r.agent.Tools
 	}
 	r.spec.Listeners.Add(turnSaver{r})
+	if spec.Titles {
+		r.titles = &titler{run: r}
+		r.spec.Listeners.Add(r.titles)
+	}
 	r.loop = NewLoop(r.spec.Interloper, r.agent.Cancel, func(ctx context.Context, text string) *agent.Turn { return r.NewTurn(ctx, text) })
 	r.spec.Listeners.Add(r.loop)
 	// A session resumed (at start or with /resume) goes on in the mode it
@@ -267,6 +273,7 @@ func (r *Run) Close() error {
 	if r.voice.hooks.Has("SessionEnd") {
 		r.voice.hooks.Show(r.voice.hooks.Run(context.Background(), hook.Input{Event: "SessionEnd", Reason: "exit"}))
 	}
+	r.titles.stop()
 	r.jobs.StopAll() // before the box they run in
 	r.lsp.Close()
 	saveErr := r.host.close()

@@ -51,7 +51,11 @@ type Spec struct {
 	// Elicitor answers an MCP server's questions (nil: declined). It is
 	// in place before any server connects: a server that asks while it
 	// starts reaches the person as a later one does.
-	Elicitor    Elicitor
+	Elicitor Elicitor
+	// Titles: once the first turn is answered, a model (small_model, else
+	// the model) names the session, for front ends that list sessions by
+	// name (the REPL, chat serve). A one-shot run asks for none.
+	Titles      bool
 	Listeners   *listener.List
 	Cancellable *control.Cancellable
 	Interloper  *control.Interloper

@@ -31,14 +31,14 @@ or put base_url (and api_key_cmd) in the config file: chat config init`)
 
 // Config is everything a run needs to know.
 type Config struct {
-	BaseURL     string   `toml:"base_url"`
-	APIKey      string   `toml:"api_key"` // better: the environment or api_key_cmd
-	APIKeyCmd   string   `toml:"api_key_cmd"`
-	Model       string   `toml:"model"`
+	BaseURL   string `toml:"base_url"`
+	APIKey    string `toml:"api_key"` // better: the environment or api_key_cmd
+	APIKeyCmd string `toml:"api_key_cmd"`
+	Model     string `toml:"model"`
 	// SmallModel, when set, does the small jobs: session titles,
 	// compaction summaries, the answer written when the step budget runs
 	// out (the main model does them otherwise).
-	SmallModel string `toml:"small_model"`
+	SmallModel  string   `toml:"small_model"`
 	MaxSteps    *int     `toml:"max_steps"` // 0 (or -1): unlimited; see internal/steps
 	System      string   `toml:"system"`
 	NoStream    bool     `toml:"no_stream"`

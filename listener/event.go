@@ -87,6 +87,7 @@ type (
 	// in US dollars when the model's price is known (Priced).
 	Usage struct {
 		Origin
+		Model                             string // the model that answered ("" when not said)
 		Prompt, Completion, Total, Cached int
 		Cost                              float64
 		Priced                            bool
@@ -204,6 +205,12 @@ type (
 		WarningsBefore, WarningsAfter int
 		Files                         int
 	}
+	// Titled says the session got a title (a model wrote it after the
+	// first turn). Not tied to a turn.
+	Titled struct {
+		Origin
+		Title string
+	}
 	// TurnDone is always the last event of a turn, whatever its outcome.
 	TurnDone struct {
 		Origin
@@ -233,6 +240,7 @@ func (Plan) Kind() string             { return "plan" }
 func (Job) Kind() string              { return "job" }
 func (Network) Kind() string          { return "network" }
 func (Diagnostics) Kind() string      { return "diagnostics" }
+func (Titled) Kind() string           { return "title" }
 func (DiagnosticsDelta) Kind() string { return "diagnostics_delta" }
 
 // DiagnosticFile is one file's errors and warnings, as a language

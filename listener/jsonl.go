@@ -65,6 +65,7 @@ type Wire struct {
 	Diagnostics []DiagnosticFile `json:"diagnostics,omitempty"`
 	Pending     []string         `json:"pending,omitempty"`
 	ForModel    string           `json:"for_model,omitempty"`
+	Model       string           `json:"model,omitempty"`
 	Others      int              `json:"errors_elsewhere,omitempty"`
 	ErrBefore   *int             `json:"errors_before,omitempty"`
 	ErrAfter    *int             `json:"errors_after,omitempty"`
@@ -102,6 +103,8 @@ func WireOf(e Event) Wire {
 		v.Text, v.Steps = e.Explanation, e.Steps
 	case Job:
 		v.ID, v.Job, v.Arguments, v.State, v.Text, v.Ended = e.CallID, e.ID, e.Command, e.State, e.Tail, e.Ended
+	case Titled:
+		v.Text = e.Title
 	case Diagnostics:
 		v.ID, v.Diagnostics, v.Others, v.Pending, v.ForModel = e.CallID, e.Files, e.Others, e.Pending, e.ForModel
 	case DiagnosticsDelta:
@@ -119,6 +122,7 @@ func WireOf(e Event) Wire {
 		}
 	case Usage:
 		v.Prompt, v.Completion, v.Total = &e.Prompt, &e.Completion, &e.Total
+		v.Model = e.Model
 		v.Cached = e.Cached
 		if e.Priced {
 			v.Cost = &e.Cost

@@ -1,6 +1,7 @@
 package synthesizer
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,7 +72,7 @@ func Run(ctx context.Context, o Options, request string, history []session.Messa
 	resp.ToolCalls = nil // none were offered; a server that sends some anyway is ignored
 	msg := emit.AssistantMessage(resp)
 	msg.Synthesized = true
-	emit.Message(o.Listeners, origin, msg, o.Price)
+	emit.Message(o.Listeners, origin, msg, cmp.Or(o.Model, o.Client.Model()), o.Price)
 	return msg, nil
 }
 

@@ -33,14 +33,27 @@ func (s spent) costLabel() string {
 	return pricing.Format(s.cost)
 }
 
-// add counts a completion for the session and the turn.
+// add counts a completion for the session, the turn and its model.
 func (u *usageState) add(e listener.Usage) {
 	u.spent.add(e)
 	u.turnSpent.add(e)
+	if e.Model != "" {
+		if u.byModel == nil {
+			u.byModel = map[string]*spent{}
+		}
+		if u.byModel[e.Model] == nil {
+			u.byModel[e.Model] = &spent{}
+			u.models = append(u.models, e.Model)
+		}
+		u.byModel[e.Model].add(e)
+	}
 }
 
 // reset starts counting again (a new or another session).
-func (u *usageState) reset() { u.spent, u.turnSpent = spent{}, spent{} }
+func (u *usageState) reset() {
+	u.spent, u.turnSpent = spent{}, spent{}
+	u.byModel, u.models = nil, nil
+}
 
 // nextRequest is what sending the input now would carry: the request as
 // it stands plus the input, in tokens, and its cost where the model is
@@ -84,6 +97,13 @@ func (u *usageState) report(a App, price func(string, session.Usage) (float64, b
 	}
 	line("session", u.spent)
 	line("last turn", u.turnSpent)
+	if len(u.models) > 1 {
+		// The small model's share (titles, summaries, the synthesized
+		// answer) beside the model's.
+		for _, m := range u.models {
+			line("  "+m, *u.byModel[m])
+		}
+	}
 	p := a.ContextReport()
 	fmt.Fprintf(&b, "next request ~%s tokens: system %s, tools %s, summary %s, history %s (attachments %s)",
 		human(p.System+p.Tools+p.Summary+p.History), human(p.System), human(p.Tools), human(p.Summary), human(p.History), human(p.Files))

@@ -161,6 +161,10 @@ type streamState struct {
 // the session and the turn, the next request's size, the window's fill.
 type usageState struct {
 	spent, turnSpent spent
+	// byModel is the session's spending by the model that answered, in
+	// the order models first answered (models).
+	byModel map[string]*spent
+	models  []string
 	// nextBase is the size of the next request before the input (keyed by
 	// the history's length and the model), for the estimate as one types.
 	nextBase struct {

@@ -230,7 +230,7 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 	if v.Pending == nil {
 		v.Pending = []app.Pending{}
 	}
-	v.Session.Title = listener.String(session.Title(firstQuestion(msgs)))
+	v.Session.Title = listener.String(s.o.Run.Title())
 	v.Context = s.context()
 	writeJSON(w, v)
 }
@@ -382,6 +382,5 @@ func (s *Server) turns(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	title := session.Title(firstQuestion(s.o.Run.Session().Messages()))
-	writeJSON(w, map[string]any{"turns": rows, "context": s.context(), "title": listener.String(title)})
+	writeJSON(w, map[string]any{"turns": rows, "context": s.context(), "title": listener.String(s.o.Run.Title())})
 }

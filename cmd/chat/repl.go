@@ -27,6 +27,7 @@ func runREPL(ctx context.Context, d deps, o *rootOptions, cfg config.Config, cha
 	if err != nil {
 		return err
 	}
+	spec.Titles = true // the REPL lists sessions by name (/resume)
 	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
 		return err
 	}

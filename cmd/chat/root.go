@@ -78,9 +78,9 @@ type rootOptions struct {
 	configPath string
 
 	model, smallModel, baseURL, system string
-	maxSteps               int
-	noStream               bool
-	fullscreen             bool
+	maxSteps                           int
+	noStream                           bool
+	fullscreen                         bool
 
 	cont         bool
 	resume       string

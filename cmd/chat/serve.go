@@ -56,6 +56,7 @@ func runServe(ctx context.Context, d deps, o *rootOptions, so *serveOptions, cfg
 	if err != nil {
 		return err
 	}
+	spec.Titles = true // the page is titled by it
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sigs, stop := d.signals()

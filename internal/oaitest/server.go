@@ -125,6 +125,8 @@ type Server struct {
 	perToken  int // bytes of JSON body per counted token (0: 4)
 	refused   int
 	asides    []string
+	titles    []Request // requests for a session's title, answered apart
+	title     string    // what they are answered (default "A test title")
 }
 
 // New starts a server on 127.0.0.1 with the given script; it is closed
@@ -237,6 +239,24 @@ func (s *Server) ForgetRequests() {
 	s.mu.Unlock()
 }
 
+// TitleMarker begins the system prompt of a request for a session's
+// title (synthesizer.TitlePrompt): such requests are answered apart.
+const TitleMarker = "You name conversations"
+
+// TitleRequests are the requests for a session's title, in order.
+func (s *Server) TitleRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.titles)
+}
+
+// SetTitle is what the server answers a request for a title.
+func (s *Server) SetTitle(title string) {
+	s.mu.Lock()
+	s.title = title
+	s.mu.Unlock()
+}
+
 // RequestCount is how many requests were accepted, forgotten ones too.
 func (s *Server) RequestCount() int {
 	s.mu.Lock()
@@ -322,6 +342,16 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.rejected = append(s.rejected, msg)
 		s.mu.Unlock()
 		writeError(w, 400, "invalid_request_error", "", msg)
+		return
+	}
+	if len(req.Messages) > 0 && req.Messages[0].Role == "system" && strings.HasPrefix(req.Messages[0].Text(), TitleMarker) {
+		// A session's title, asked when a turn ends: answered apart, so
+		// it never takes a scripted answer meant for the conversation.
+		s.mu.Lock()
+		s.titles = append(s.titles, req)
+		title := cmp.Or(s.title, "A test title")
+		s.mu.Unlock()
+		Answer{Text: title}.serve(w, r, req)
 		return
 	}
 	s.mu.Lock()

@@ -39,9 +39,9 @@ func Handler(ls *listener.List, o listener.Origin, c *control.Cancellable) llm.H
 // Price is what a completion's usage costs (ok false: not known).
 type Price func(u session.Usage) (usd float64, ok bool)
 
-// Message emits the events of one finished assistant message; price, when
-// set, puts the cost in its Usage event.
-func Message(ls *listener.List, o listener.Origin, m session.Message, price Price) {
+// Message emits the events of one finished assistant message of model;
+// price, when set, puts the cost in its Usage event.
+func Message(ls *listener.List, o listener.Origin, m session.Message, model string, price Price) {
 	if m.Reasoning != "" {
 		ls.Emit(listener.Thinking{Origin: o, Text: m.Reasoning})
 	}
@@ -51,7 +51,7 @@ func Message(ls *listener.List, o listener.Origin, m session.Message, price Pric
 	}
 	ls.Emit(listener.Assistant{Origin: o, Text: m.Content, ToolCalls: calls, Synthesized: m.Synthesized, Finish: m.Finish})
 	if m.Usage != nil {
-		u := listener.Usage{Origin: o, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total, Cached: m.Usage.Cached}
+		u := listener.Usage{Origin: o, Model: model, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total, Cached: m.Usage.Cached}
 		if price != nil {
 			u.Cost, u.Priced = price(*m.Usage)
 		}

@@ -104,7 +104,9 @@ func TestPosition(t *testing.T) {
 }
 
 func TestConvertKeepsErrorsAndWarnings(t *testing.T) {
-	at := func(line uint32) protocol.Range { return protocol.Range{Start: protocol.Position{Line: line, Character: 4}} }
+	at := func(line uint32) protocol.Range {
+		return protocol.Range{Start: protocol.Position{Line: line, Character: 4}}
+	}
 	ds := convert([]protocol.Diagnostic{
 		{Range: at(9), Severity: protocol.DiagnosticSeverityWarning, Message: "unused"},
 		{Range: at(5), Severity: protocol.DiagnosticSeverityHint, Message: "could be simpler"},

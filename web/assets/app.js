@@ -315,6 +315,7 @@
       case 'cancelled': flush(); notice('⏹ cancelled' + (e.reason ? ': ' + e.reason : ''), '', agent(id).box); break;
       case 'retry': notice(`retrying (attempt ${e.attempt}) in ${Math.round((e.wait_ms || 0) / 1000)} s: ${e.error || ''}`); break;
       case 'notice': notice(e.text || ''); break;
+      case 'title': setTitle(e.text || ''); break;
       case 'rescued': notice(`tool calls written as text (${e.format}) were run as calls`); break;
       case 'error': notice('✗ ' + (e.error || 'the turn failed'), 'err', agent(id).box); break;
       case 'plan': drawPlan(e.steps || []); break;
