@@ -241,15 +241,6 @@ func (s *Server) context() contextView {
 	return contextView{System: p.System - p.Project, Project: p.Project, Tools: p.Tools, Summary: p.Summary, History: p.History, Window: p.Window, Used: a.ContextSize()}
 }
 
-func firstQuestion(msgs []session.Message) string {
-	for _, m := range msgs {
-		if m.Role == session.RoleUser {
-			return m.Content
-		}
-	}
-	return ""
-}
-
 // earlier is the messages before index "before", a page at a time.
 func (s *Server) earlier(w http.ResponseWriter, r *http.Request) {
 	before, err := strconv.Atoi(r.URL.Query().Get("before"))
