@@ -103,8 +103,12 @@ func dial(start Starter, s Server, root string, bound time.Duration) (*conn, err
 	folder := []protocol.WorkspaceFolder{{URI: string(uri.File(root)), Name: root}}
 	params := initializeParams{InitializeParams: protocol.InitializeParams{
 		ClientInfo: &protocol.ClientInfo{Name: "chat"},
-		RootURI:    uri.File(root),
-		RootPath:   root,
+		// Deprecated for workspaceFolders, but servers still read them
+		// (clangd, older pyright): both are sent.
+		//lint:ignore SA1019 servers of today still read it
+		RootURI: uri.File(root),
+		//lint:ignore SA1019 servers of today still read it
+		RootPath: root,
 		Capabilities: protocol.ClientCapabilities{
 			Workspace: &protocol.WorkspaceClientCapabilities{Configuration: true, WorkspaceFolders: true},
 			TextDocument: &protocol.TextDocumentClientCapabilities{
