@@ -104,6 +104,9 @@ type Agent struct {
 	cfgMu sync.Mutex
 	// cancelUpTo is the newest turn a Cancel was meant for: a turn
 	// numbered before the Cancel but not yet armed is cancelled as it arms.
+	// turnModel is the model a turn asked for by NewTurnWith, by turn
+	// (guarded by cfgMu).
+	turnModel    map[uint64]string
 	cancelMu     sync.Mutex
 	cancelUpTo   uint64
 	cancelReason string
@@ -389,7 +392,21 @@ func (t *Turn) Run() Outcome { return t.run() }
 // NewTurn numbers a turn for one user message. A Cancel after NewTurn
 // returns cancels it, even before it runs.
 func (a *Agent) NewTurn(ctx context.Context, text string, files ...session.FilePart) *Turn {
+	return a.NewTurnWith(ctx, "", text, files...)
+}
+
+// NewTurnWith is NewTurn whose requests name model ("": the agent's): a
+// prompt file's front matter may ask for one for its turn.
+func (a *Agent) NewTurnWith(ctx context.Context, model, text string, files ...session.FilePart) *Turn {
 	id := a.nextTurn()
+	if model != "" {
+		a.cfgMu.Lock()
+		if a.turnModel == nil {
+			a.turnModel = map[uint64]string{}
+		}
+		a.turnModel[id] = model
+		a.cfgMu.Unlock()
+	}
 	return &Turn{ID: id, run: func() Outcome {
 		a.runMu.Lock()
 		defer a.runMu.Unlock()
@@ -482,6 +499,10 @@ func (a *Agent) arm(ctx context.Context, id uint64) {
 func (a *Agent) turn(ctx context.Context, id uint64, body func(*turn) error) (Result, error) {
 	a.cfgMu.Lock()
 	t := &turn{a: a, sess: a.o.Session, model: a.o.Model, tools: a.o.Tools, origin: listener.Origin{Agent: a.o.Listeners.ID(), Turn: id}}
+	if m, ok := a.turnModel[id]; ok {
+		t.model = m
+		delete(a.turnModel, id)
+	}
 	a.cfgMu.Unlock()
 	err := body(t)
 	if err != nil && !errors.Is(err, ErrNothingToResume) {

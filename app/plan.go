@@ -102,10 +102,15 @@ func (r *Run) Planning() bool { return r.tools.Policy().Planning() }
 // NewTurn is a turn of the run's agent on text: in plan mode the message
 // carries what plan mode asks of the model.
 func (r *Run) NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
+	return r.NewTurnWith(ctx, "", text, files...)
+}
+
+// NewTurnWith is NewTurn with its requests naming model ("": the run's).
+func (r *Run) NewTurnWith(ctx context.Context, model, text string, files ...session.FilePart) *agent.Turn {
 	if r.Planning() {
 		r.agent.AddContext(PlanContext)
 	}
-	return r.agent.NewTurn(ctx, text, files...)
+	return r.agent.NewTurnWith(ctx, model, text, files...)
 }
 
 // wasPlanning says whether a conversation was in plan mode when it

@@ -40,6 +40,9 @@ type Options struct {
 	Signals func() (<-chan os.Signal, func())
 	// Exit ends the process when a shutdown hangs.
 	Exit func(code int)
+	// Reserved names the REPL's own commands: a prompt file of such a
+	// name never runs as it, here either (nil: only /compact).
+	Reserved func(name string) bool
 }
 
 // ExitCode is how a run ended when it said so itself (the listeners
@@ -243,10 +246,19 @@ func Run(ctx context.Context, o Options) (err error) {
 		}
 		return nil
 	}
+	// A prompt file's command (/NAME args) runs its prompt, as in the REPL.
+	model := ""
+	reserved := func(name string) bool { return name == "compact" || o.Reserved != nil && o.Reserved(name) }
+	if c, args, ok := run.PromptCommand(prompt, reserved); ok {
+		if prompt, err = run.ExpandPromptFile(c, args); err != nil {
+			return err
+		}
+		model = c.Model
+	}
 	if prompt, files, err = run.ExpandInput(ctx, prompt, files); err != nil {
 		return err
 	}
-	o2 := run.NewTurn(ctx, prompt, files...).Run() // the run saves what it changed
+	o2 := run.NewTurnWith(ctx, model, prompt, files...).Run() // the run saves what it changed
 	res, err := o2.Result, o2.Err
 	switch {
 	case errors.Is(err, control.ErrCancelled):

@@ -58,6 +58,13 @@ var commands = []command{
 	{"/quit", "", "leave (also ctrl+d, or ctrl+c twice)", false},
 }
 
+// IsCommand reports whether /name is one of the REPL's own commands: a
+// prompt file of that name never runs as it.
+func IsCommand(name string) bool {
+	_, ok := findCommand("/" + name)
+	return ok
+}
+
 func findCommand(name string) (command, bool) {
 	for _, c := range commands {
 		if c.name == name {

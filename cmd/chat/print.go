@@ -6,6 +6,7 @@ import (
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/printmode"
+	"github.com/chatrepl/chat/tui"
 )
 
 // runPrint answers one prompt and exits: 0 ok, 1 error, 130 interrupted.
@@ -20,7 +21,7 @@ func runPrint(ctx context.Context, d deps, o *rootOptions, cfg config.Config, ch
 	if err != nil {
 		return err
 	}
-	po := printmode.Options{Spec: spec, Prompt: o.prompt, Files: o.files, Schema: o.schema, JSON: o.jsonOut, Verbose: o.verbose,
+	po := printmode.Options{Spec: spec, Reserved: tui.IsCommand, Prompt: o.prompt, Files: o.files, Schema: o.schema, JSON: o.jsonOut, Verbose: o.verbose,
 		Plan: o.plan, Go: o.goPlan, DryRun: o.dryRun, Stdout: d.stdout, Stderr: d.stderr, Signals: d.signals, Exit: d.exit}
 	if d.stdinHasData() {
 		po.Stdin = d.stdin
