@@ -48,6 +48,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	// session/new was written.
 	l.out.release()
 	var t *app.Turn
+	model := "" // a prompt file's, for its turn
 	if name, args, ok := strings.Cut(strings.TrimSpace(text)+" ", " "); ok && strings.HasPrefix(name, "/") && len(files) == 0 {
 		for _, c := range l.s.Commands {
 			if "/"+c.Name != name {
@@ -60,7 +61,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 			case res.Turn != nil:
 				t = res.Turn
 			case res.Prompt != "":
-				text = res.Prompt
+				text, model = res.Prompt, res.Model
 			default:
 				l.out.push(update{u: acp.UpdateAgentMessageText(res.Show)})
 				l.out.flush()
@@ -77,7 +78,7 @@ func (l *live) prompt(ctx context.Context, text string, files []session.FilePart
 	}
 	l.events.beginTurn()
 	if t == nil {
-		t = l.s.NewTurn(ctx, text, files...)
+		t = l.s.NewTurn(ctx, model, text, files...)
 	}
 	// Text steered in after the turn's last look at the Interloper goes
 	// on in this same prompt: it is never lost, and never left for later.

@@ -55,7 +55,7 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 		ls.Emit(listener.Notice{Text: note})
 	}
 	run.ConnectEager(ctx, notice)
-	s := &Session{ID: run.SessionID(), Loop: run.Loop(), NewTurn: run.NewTurn, Messages: func() []session.Message { return run.Session().Messages() },
+	s := &Session{ID: run.SessionID(), Loop: run.Loop(), NewTurn: run.NewTurnWith, Messages: func() []session.Message { return run.Session().Messages() },
 		Close: func() { _ = run.Close() }, Commands: run.Commands(), Expand: run.ExpandInput}
 	if s.ID == "" {
 		run.Close()

@@ -70,7 +70,7 @@ type Session struct {
 	Loop *app.Loop
 	// NewTurn is a turn as the run sends it (plan mode says what it asks
 	// of the model).
-	NewTurn func(ctx context.Context, text string, files ...session.FilePart) *app.Turn
+	NewTurn func(ctx context.Context, model, text string, files ...session.FilePart) *app.Turn
 	// Messages is the conversation (a loaded session is replayed).
 	Messages func() []session.Message
 	// Modes the editor may switch between (nil: none); Mode is the

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chatrepl/chat/agent"
@@ -22,12 +23,32 @@ type Command struct {
 type CommandResult struct {
 	Show   string
 	Prompt string
+	Model  string // the model Prompt's turn names ("": the run's)
 	Turn   *agent.Turn
 }
 
 // Commands are the REPL's /-commands that make sense without a screen.
 func (r *Run) Commands() []Command {
-	return append(r.screenlessCommands(), r.promptCommands()...)
+	own := r.screenlessCommands()
+	return append(append(own, r.promptCommands()...), r.promptFileCommands(own)...)
+}
+
+// promptFileCommands are the prompt files but those named as one of own;
+// a project's not trusted yet is refused with what to do.
+func (r *Run) promptFileCommands(own []Command) []Command {
+	cmds, _, _ := r.PromptFiles()
+	var out []Command
+	for _, c := range cmds {
+		if slices.ContainsFunc(own, func(o Command) bool { return o.Name == c.Name }) {
+			continue
+		}
+		out = append(out, Command{Name: c.Name, Description: c.Description + " (" + c.Source + ")", Hint: c.ArgumentHint,
+			Run: func(_ context.Context, args string) (CommandResult, error) {
+				text, err := r.ExpandPromptFile(c, args)
+				return CommandResult{Prompt: text, Model: c.Model}, err
+			}})
+	}
+	return out
 }
 
 // promptCommands are the prompts of the connected MCP servers: the line

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 	"github.com/chatrepl/chat/internal/promptfile"
 	"github.com/chatrepl/chat/internal/xdg"
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/tool"
 )
 
 // PromptFile is a prompt file as a front end lists and runs it.
@@ -131,4 +134,28 @@ func WritePromptFiles(w io.Writer, env Env, reserved func(string) bool) {
 	for _, p := range problems {
 		fmt.Fprintln(w, "left out: "+listener.VisibleString(p))
 	}
+}
+
+// RunPromptFile is c's prompt with args; a project's file not trusted
+// yet is first put to the person through ask (the REPL's approval
+// prompt, at idle: yes trusts it as it is), else (ask nil) refused with
+// an UntrustedError.
+func (r *Run) RunPromptFile(ctx context.Context, ask IdleAsker, c PromptFile, args string) (string, error) {
+	text, err := r.ExpandPromptFile(c, args)
+	var untrusted *UntrustedError
+	if !errors.As(err, &untrusted) || ask == nil {
+		return text, err
+	}
+	req := tool.Request{Tool: "command", NoModel: true, Granted: "✓ trusted /" + c.Name + " as it is",
+		Review: tool.Review{NeedsApproval: true,
+			Summary: "run this project's command /" + c.Name + " (" + c.Source + "/" + filepath.Base(c.Path) + ")? The repository wrote it; it sends this as your message",
+			Detail:  c.Expand(args)}}
+	dec, aerr := ask.AskAtIdle(ctx, req, nil)
+	if aerr != nil || dec.Verdict == tool.Deny {
+		return "", err
+	}
+	if terr := r.TrustPromptFiles(c); terr != nil {
+		return "", terr
+	}
+	return c.Expand(args), nil
 }

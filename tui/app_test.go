@@ -42,6 +42,16 @@ func (a *testApp) Jobs() *tool.Jobs { return &a.jobs }
 func (a *testApp) NewTurn(ctx context.Context, text string, files ...session.FilePart) *agent.Turn {
 	return a.Agent.NewTurn(ctx, text, files...)
 }
+func (a *testApp) NewTurnWith(ctx context.Context, model, text string, files ...session.FilePart) *agent.Turn {
+	return a.Agent.NewTurnWith(ctx, model, text, files...)
+}
+func (a *testApp) PromptFiles() (cmds, shadowed []app.PromptFile, problems []string) { return nil, nil, nil }
+func (a *testApp) PromptCommand(string, func(string) bool) (app.PromptFile, string, bool) {
+	return app.PromptFile{}, "", false
+}
+func (a *testApp) RunPromptFile(_ context.Context, _ app.IdleAsker, c app.PromptFile, args string) (string, error) {
+	return c.Expand(args), nil
+}
 func (a *testApp) Planning() bool            { return a.planning }
 func (a *testApp) SetPlanning(on bool) error { a.planning = on; return nil }
 

@@ -102,15 +102,65 @@ func padRight(s string, width int) string {
 	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
 }
 
-// allCommands are the built-in commands and the MCP servers' prompts.
+// allCommands are the built-in commands, the MCP servers' prompts and
+// the prompt files.
 func allCommands(mc *app.MCP) []command {
 	return append(slices.Clip(commands), mcpCommands(mc)...)
+}
+
+// allCommands is allCommands with the prompt files, read at most every
+// promptFilesFresh (the completion list is drawn at every frame).
+func (m *Model) allCommands() []command {
+	return append(allCommands(m.app.MCP()), m.promptFileCommands()...)
+}
+
+const promptFilesFresh = 2 * time.Second
+
+func (m *Model) promptFileCommands() []command {
+	if now := time.Now(); m.promptFiles.at.IsZero() || now.Sub(m.promptFiles.at) > promptFilesFresh {
+		m.promptFiles.at = now
+		cmds, _, _ := m.app.PromptFiles()
+		m.promptFiles.list = m.promptFiles.list[:0]
+		for _, c := range cmds {
+			if IsCommand(c.Name) {
+				continue // listed by /help as not run
+			}
+			m.promptFiles.list = append(m.promptFiles.list, command{name: visibleLine("/" + c.Name), args: visibleLine(c.ArgumentHint),
+				help: visibleLine(c.Description + " (" + c.Source + ")"), idleOnly: true})
+		}
+	}
+	return m.promptFiles.list
+}
+
+// promptFilesHelp is /help's part on the prompt files: each with where it
+// is from, and those that do not run and why.
+func (m *Model) promptFilesHelp() string {
+	cmds, shadowed, problems := m.app.PromptFiles()
+	if len(cmds)+len(shadowed)+len(problems) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nprompt files (.chat/commands, .claude/commands, .gemini/commands, ~/.config/chat/commands):")
+	for _, c := range cmds {
+		desc := c.Description
+		if IsCommand(c.Name) {
+			desc = "not run: /" + c.Name + " is built in"
+		}
+		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s · %s", visibleLine("/"+c.Name), visibleLine(c.ArgumentHint), visibleLine(desc), c.Source))
+	}
+	for _, c := range shadowed {
+		b.WriteString(fmt.Sprintf("\n  %-10s %-8s not run: a file of that name comes first · %s", visibleLine("/"+c.Name), "", c.Source))
+	}
+	for _, p := range problems {
+		b.WriteString("\n  left out: " + visibleLine(p))
+	}
+	return b.String()
 }
 
 // completeCommand extends "/mo" as far as the matches agree; a /SERVER:
 // completed connects that server, so its prompts can be offered.
 func (m *Model) completeCommand() tea.Cmd {
-	completeCommandName(&m.input, allCommands(m.app.MCP()))
+	completeCommandName(&m.input, m.allCommands())
 	return m.connectForCompletion(strings.TrimPrefix(m.input.value(), "/"))
 }
 
@@ -153,6 +203,14 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	}
 	c, known := findCommand(name)
 	if !known {
+		if pf, args, ok := m.app.PromptCommand(line, IsCommand); ok {
+			if m.busy { // as an idle-only command: after the turn
+				m.loop.Add(strings.TrimSpace(line), false)
+				m.notice = name + " runs when this turn ends · esc cancels the turn"
+				return nil, true
+			}
+			return m.runPromptFile(pf, args, strings.TrimSpace(line)), true
+		}
 		if strings.Count(name, "/") > 1 {
 			return nil, false
 		}
@@ -169,7 +227,11 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 	a := m.app
 	switch c.name {
 	case "/help":
-		m.print(m.blocks().help(m.app.MCP() != nil))
+		help := m.blocks().help(m.app.MCP() != nil)
+		if files := m.promptFilesHelp(); files != "" {
+			help += "\n" + m.blocks().notice(m.st.notice, strings.TrimPrefix(files, "\n"))
+		}
+		m.print(help)
 	case "/new":
 		s := a.NewSession()
 		m.usage.reset()

@@ -239,3 +239,37 @@ func mcpListing(st *styles, width int, servers []MCPState) string {
 	}
 	return b.String()
 }
+
+// promptFileMsg is a prompt file's expansion, or why it will not run.
+type promptFileMsg struct {
+	line, text, model string
+	err               error
+}
+
+// runPromptFile expands a prompt file (asking, for a project's file not
+// trusted yet, through the approval prompt) and runs its turn.
+func (m *Model) runPromptFile(c app.PromptFile, args, line string) tea.Cmd {
+	return func() tea.Msg {
+		var ask app.IdleAsker
+		if m.opts.Approvals != nil {
+			ask = m.opts.Approvals
+		}
+		text, err := m.app.RunPromptFile(m.ctx, ask, c, args)
+		return promptFileMsg{line: line, text: text, model: c.Model, err: err}
+	}
+}
+
+func (m *Model) onPromptFile(msg promptFileMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		m.print(m.blocks().notice(m.st.err, "✗ "+visibleLine(msg.err.Error())))
+		if m.input.empty() {
+			m.input.set(msg.line) // nothing is lost
+		}
+		return nil
+	case m.busy:
+		m.loop.Add(msg.line, false)
+		return nil
+	}
+	return m.startTurnWith(msg.model, msg.text)
+}

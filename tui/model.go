@@ -111,6 +111,11 @@ type App interface {
 	// DiagnosticsReport is the language servers' current errors and
 	// warnings (/diagnostics).
 	DiagnosticsReport() string
+	// Prompt files as /NAME commands.
+	PromptFiles() (cmds, shadowed []app.PromptFile, problems []string)
+	PromptCommand(line string, reserved func(string) bool) (app.PromptFile, string, bool)
+	RunPromptFile(ctx context.Context, ask app.IdleAsker, c app.PromptFile, args string) (string, error)
+	NewTurnWith(ctx context.Context, model, text string, files ...session.FilePart) *app.Turn
 	// ProjectFiles names the project's instructions files (/context).
 	ProjectFiles() []string
 	// Price is what usage of a model costs (nil prices nothing);
@@ -237,6 +242,11 @@ type Model struct {
 	editing   string // id of the user message being edited (Esc Esc)
 	picker    *picker
 	app       App      // the run the REPL drives
+	// promptFiles are the prompt files as commands, read at (at).
+	promptFiles struct {
+		list []command
+		at   time.Time
+	}
 	plan      taskList // the agent's task list
 	planTurn  bool     // the running turn plans (plan mode)
 	planEdit  bool     // the editor holds the plan: saved, it is carried out
@@ -357,7 +367,7 @@ func (m *Model) belowApproval() string {
 	if p := m.picker.view(&m.st, m.width, m.now()); p != "" {
 		parts = append(parts, p)
 	}
-	if c := completionView(&m.st, m.input.value(), allCommands(m.app.MCP())); c != "" {
+	if c := completionView(&m.st, m.input.value(), m.allCommands()); c != "" {
 		parts = append(parts, c)
 	}
 	parts = append(parts, m.input.view(m.width))

@@ -120,6 +120,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case approvalMsg:
 		m.onApproval(msg)
 		return nil
+	case promptFileMsg:
+		return m.onPromptFile(msg)
 	case promptMsg:
 		return m.onPrompt(msg)
 	case mcpConnectedMsg:

@@ -16,7 +16,11 @@ import (
 
 // startTurn sends text as a new turn. The agent numbers turns from 1 and
 // only this model starts them, so the id is known before the first event.
-func (m *Model) startTurn(text string) tea.Cmd {
+func (m *Model) startTurn(text string) tea.Cmd { return m.startTurnWith("", text) }
+
+// startTurnWith is startTurn with the turn's requests naming model ("":
+// the session's).
+func (m *Model) startTurnWith(model, text string) tea.Cmd {
 	m.print(m.blocks().user(text, false))
 	files := m.attachments
 	m.attachments = nil
@@ -27,7 +31,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.stream.streamed = false
 	m.lastUser = text
 	m.planTurn = m.app.Planning()
-	return m.runTurn(m.app.NewTurn(m.ctx, text, files...), "waiting for the model")
+	return m.runTurn(m.app.NewTurnWith(m.ctx, model, text, files...), "waiting for the model")
 }
 
 // runTurn makes the model busy with turn and runs it in a command. The

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/oaitest"
 )
@@ -12,14 +16,14 @@ import (
 // promptLibrary writes one prompt file of each form: chat's (the
 // person's), Claude Code's in a namespace and Gemini CLI's (the
 // project's), and one whose name is a built-in command.
-func promptLibrary(t *testing.T, home, dir string) {
+func promptLibrary(t *testing.T, configHome, dir string) {
 	t.Helper()
 	files := map[string]string{
-		filepath.Join(home, ".config", "chat", "commands", "fix.md"):   "---\ndescription: fix an issue by number\nargument-hint: [issue] [priority]\nmodel: fast-model\n---\nFix issue #$1 first (priority $2).\n",
-		filepath.Join(dir, ".claude", "commands", "git", "commit.md"):  "Write a commit message for: $ARGUMENTS\n",
-		filepath.Join(dir, ".gemini", "commands", "explain.toml"):      "description = \"explain a file\"\nprompt = \"Explain {{args}} to a newcomer.\"\n",
-		filepath.Join(dir, ".chat", "commands", "compact.md"):          "this must never run as /compact\n",
-		filepath.Join(home, ".config", "chat", "commands", "hello.md"): "Say hello.\n",
+		filepath.Join(configHome, "chat", "commands", "fix.md"):       "---\ndescription: fix an issue by number\nargument-hint: [issue] [priority]\nmodel: fast-model\n---\nFix issue #$1 first (priority $2).\n",
+		filepath.Join(dir, ".claude", "commands", "git", "commit.md"): "Write a commit message for: $ARGUMENTS\n",
+		filepath.Join(dir, ".gemini", "commands", "explain.toml"):     "description = \"explain a file\"\nprompt = \"Explain {{args}} to a newcomer.\"\n",
+		filepath.Join(dir, ".chat", "commands", "compact.md"):         "this must never run as /compact\n",
+		filepath.Join(configHome, "chat", "commands", "hello.md"):     "Say hello.\n",
 	}
 	for p, content := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -39,7 +43,7 @@ func TestPromptFilesInPrintMode(t *testing.T) {
 	srv := oaitest.New(t)
 	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "ok"} })
 	home, dir := t.TempDir(), t.TempDir()
-	promptLibrary(t, home, dir)
+	promptLibrary(t, filepath.Join(home, ".config"), dir)
 	ask := func(line string) (string, string, int) {
 		return run(t, inHome(t, command(t, srv, "-p", line), home, dir))
 	}
@@ -76,5 +80,95 @@ func TestPromptFilesInPrintMode(t *testing.T) {
 		if code != 0 || !strings.Contains(list, want) {
 			t.Fatalf("chat commands lacks %q:\n%s\n%s", want, list, errOut)
 		}
+	}
+}
+
+// TestTUIPromptFiles: in the REPL, Tab completion offers the prompt files
+// with their descriptions, a person's file runs with its arguments (the
+// front matter's model named), a project's asks first (yes trusts it),
+// /help lists them with where each is from, and a built-in's name stays
+// the built-in's.
+func TestTUIPromptFiles(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "done as asked"} })
+	home := t.TempDir()
+	tm := startTermOpts(t, srv, termOpts{home: home, setup: func(dir string) { promptLibrary(t, filepath.Join(home, "c"), dir) }})
+	tm.typeText("/fi")
+	tm.keys("Tab")
+	tm.waitFor("› /fix", 10*time.Second)
+	tm.keys("C-u")
+	tm.typeText("/")
+	screen := tm.waitFor("fix an issue by number", 10*time.Second)
+	if !strings.Contains(screen, "explain a file") {
+		t.Fatalf("the completion list lacks the project's command:\n%s", screen)
+	}
+	tm.keys("C-u")
+	tm.ask(`/fix 7 "right now"`)
+	tm.waitFor("done as asked", time.Minute)
+	if got := lastUserOf(srv.Requests()[0]); !strings.Contains(got, "Fix issue #7 first (priority right now).") || srv.Requests()[0].Model != "fast-model" {
+		t.Fatalf("/fix sent %q to %s", got, srv.Requests()[0].Model)
+	}
+	tm.ask("/explain go.mod")
+	tm.waitFor("run this project's command /explain", time.Minute)
+	tm.answer("y")
+	deadline := time.Now().Add(time.Minute)
+	for len(srv.Requests()) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the trusted command never ran:\n%s", tm.screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := lastUserOf(srv.Requests()[1]); !strings.Contains(got, "Explain go.mod to a newcomer.") || srv.Requests()[1].Model != "scripted-model" {
+		t.Fatalf("/explain sent %q to %s", got, srv.Requests()[1].Model)
+	}
+	tm.waitIdle(time.Minute)
+	tm.ask("/help")
+	screen = tm.waitFor("prompt files", time.Minute)
+	for _, want := range []string{"/git:commit", ".claude/commands", "/compact", "not run: /compact is built in"} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("/help lacks %q:\n%s", want, screen)
+		}
+	}
+}
+
+// TestACPPromptFiles: an editor is offered the prompt files as available
+// commands, with their descriptions, and running one sends its prompt
+// (to the front matter's model).
+func TestACPPromptFiles(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "done as asked"} })
+	w := newWorld(t, srv)
+	promptLibrary(t, filepath.Join(w.home, ".config"), w.wd)
+	writeConfig(t, w.home, "[sandbox]\nmode = \"off\"\n")
+	e := w.acpInProcess()
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	id := e.newSession(ctx, w.wd)
+	deadline := time.Now().Add(time.Minute)
+	var offered []string
+	for len(offered) == 0 && time.Now().Before(deadline) {
+		e.mu.Lock()
+		for _, u := range e.updates {
+			if u.AvailableCommandsUpdate != nil {
+				offered = nil
+				for _, c := range u.AvailableCommandsUpdate.AvailableCommands {
+					offered = append(offered, c.Name+": "+c.Description)
+				}
+			}
+		}
+		e.mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	}
+	all := strings.Join(offered, "\n")
+	if !strings.Contains(all, "fix: fix an issue by number (~/.config/chat/commands)") || !strings.Contains(all, "git:commit") {
+		t.Fatalf("offered:\n%s", all)
+	}
+	if _, err := e.prompt(ctx, id, acp.TextBlock("/fix 9 soon")); err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Requests()[0]; r.Model != "fast-model" || !strings.Contains(lastUserOf(r), "Fix issue #9 first (priority soon).") {
+		t.Fatalf("/fix sent %q to %s", lastUserOf(r), r.Model)
 	}
 }
