@@ -45,7 +45,9 @@ func (a *testApp) NewTurn(ctx context.Context, text string, files ...session.Fil
 func (a *testApp) NewTurnWith(ctx context.Context, model, text string, files ...session.FilePart) *agent.Turn {
 	return a.Agent.NewTurnWith(ctx, model, text, files...)
 }
-func (a *testApp) PromptFiles() (cmds, shadowed []app.PromptFile, problems []string) { return nil, nil, nil }
+func (a *testApp) PromptFiles() (cmds, shadowed []app.PromptFile, problems []string) {
+	return nil, nil, nil
+}
 func (a *testApp) PromptCommand(string, func(string) bool) (app.PromptFile, string, bool) {
 	return app.PromptFile{}, "", false
 }

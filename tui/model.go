@@ -241,20 +241,20 @@ type Model struct {
 	lastEsc   time.Time
 	editing   string // id of the user message being edited (Esc Esc)
 	picker    *picker
-	app       App      // the run the REPL drives
+	app       App // the run the REPL drives
 	// promptFiles are the prompt files as commands, read at (at).
 	promptFiles struct {
 		list []command
 		at   time.Time
 	}
-	plan      taskList // the agent's task list
-	planTurn  bool     // the running turn plans (plan mode)
-	planEdit  bool     // the editor holds the plan: saved, it is carried out
-	follow    int      // the background job followed live (/ps N; 0: none)
-	price     func(model string, u session.Usage) (float64, bool)
-	edits     *app.Edits // the history edits, saved by the application layer
-	asking    *asking    // a tool waits for approval
-	form      *form      // an MCP server's question (elicitation) on screen
+	plan     taskList // the agent's task list
+	planTurn bool     // the running turn plans (plan mode)
+	planEdit bool     // the editor holds the plan: saved, it is carried out
+	follow   int      // the background job followed live (/ps N; 0: none)
+	price    func(model string, u session.Usage) (float64, bool)
+	edits    *app.Edits // the history edits, saved by the application layer
+	asking   *asking    // a tool waits for approval
+	form     *form      // an MCP server's question (elicitation) on screen
 	// promptAsk is a /SERVER:PROMPT waiting for the arguments it needs,
 	// typed one by one.
 	promptAsk *promptAsk
