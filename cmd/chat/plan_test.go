@@ -163,7 +163,7 @@ func TestPlanModeWritesNothingUntilGo(t *testing.T) {
 			// The command ran, in the box: the kernel refused its write, and
 			// the model is not sent to retry unsandboxed (plan mode refuses
 			// that too: a wasted step).
-			if ran := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); !strings.Contains(ran, "Read-only file system") ||
+			if ran := reqs[2].Messages[len(reqs[2].Messages)-1].Text(); !kernelRefusedWrite(ran) ||
 				strings.Contains(ran, "unsandboxed") || !strings.Contains(ran, "this is plan mode") {
 				t.Fatalf("the command in plan mode: %q", ran)
 			}
@@ -205,7 +205,7 @@ func TestTUIPlanThenGo(t *testing.T) {
 			t.Fatalf("%s written in plan mode: %v", f, err)
 		}
 	}
-	if shell := srv.Requests()[2].Messages; !strings.Contains(shell[len(shell)-1].Text(), "Read-only file system") {
+	if shell := srv.Requests()[2].Messages; !kernelRefusedWrite(shell[len(shell)-1].Text()) {
 		t.Fatalf("the command's write in plan mode: %q", shell[len(shell)-1].Text())
 	}
 	tm.ask("also read it back")
@@ -239,4 +239,12 @@ func TestTUIPlanEditThenGo(t *testing.T) {
 	if sent := last[len(last)-1].Text(); !strings.Contains(sent, "1. write out.txt\n2. and a line the person added") || strings.Contains(sent, "This is plan mode") {
 		t.Fatalf("the edited plan sent: %q", sent)
 	}
+}
+
+// kernelRefusedWrite says whether a command's output shows the kernel
+// refusing its write: a read-only mount (bubblewrap's box) says so, and
+// Landlock (the box chat makes itself, when bubblewrap is missing) says
+// permission denied.
+func kernelRefusedWrite(out string) bool {
+	return strings.Contains(out, "Read-only file system") || strings.Contains(out, "Permission denied")
 }
