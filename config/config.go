@@ -54,6 +54,8 @@ type Config struct {
 	// typescript, pyright, rust-analyzer, clangd) changed or turned off,
 	// and others.
 	LSP map[string]LSPConfig `toml:"lsp"`
+	// Notify says when the REPL tells the person it is their turn.
+	Notify NotifyConfig `toml:"notify"`
 	// Sandbox confines the commands the agent runs.
 	Sandbox SandboxConfig `toml:"sandbox"`
 	// Checkpoints bounds what is kept to rewind the agent's changes.
@@ -235,6 +237,31 @@ type MCPConfig struct {
 	OAuth *MCPOAuth `toml:"oauth,omitempty"`
 }
 
+// NotifyConfig is [notify]: when (any of "turn", "approval"; default
+// both), a turn's least length to be told of (min_turn, default 10s), and
+// how ("auto", "osc9", "osc777", "osc99", "bel" or "off").
+type NotifyConfig struct {
+	When    []string      `toml:"when,omitempty"`
+	MinTurn time.Duration `toml:"min_turn,omitzero"`
+	Method  string        `toml:"method,omitempty"`
+}
+
+// Moments are When, or both moments when it is not set.
+func (n NotifyConfig) Moments() []string {
+	if n.When == nil {
+		return []string{"turn", "approval"}
+	}
+	return n.When
+}
+
+// Least is MinTurn, or 10 s when it is not set.
+func (n NotifyConfig) Least() time.Duration {
+	if n.MinTurn == 0 {
+		return 10 * time.Second
+	}
+	return n.MinTurn
+}
+
 // LSPConfig is one language server: the command (its first word looked
 // up on PATH), the file extensions it takes, the files that mark its
 // project's root, whether it is used, and how long an edit waits for
@@ -397,6 +424,16 @@ func Load(path string, getenv func(string) string, f Flags) (Config, error) {
 	if f.MaxSteps != nil {
 		c.MaxSteps = f.MaxSteps
 		c.Sources["max_steps"] = "flag --max-steps"
+	}
+	switch c.Notify.Method {
+	case "", "auto", "osc9", "osc777", "osc99", "bel", "off":
+	default:
+		return c, fmt.Errorf("notify.method %q: one of auto, osc9, osc777, osc99, bel, off", c.Notify.Method)
+	}
+	for _, w := range c.Notify.When {
+		if w != "turn" && w != "approval" {
+			return c, fmt.Errorf("notify.when %q: turn or approval", w)
+		}
 	}
 	if c.MaxSteps != nil {
 		if _, err := steps.Parse(*c.MaxSteps); err != nil {

@@ -25,6 +25,8 @@ type Options struct {
 	// Approvals, when the run's tools ask through it, is connected to the
 	// program by Run.
 	Approvals *Approvals
+	// Notify says when and how the person is told it is their turn.
+	Notify Notify
 	// Listening, when set, runs once the program receives the agent's
 	// events: what reports through them from then on reaches the screen
 	// (a notice emitted before is dropped, no listener being there yet).
@@ -242,6 +244,7 @@ type Model struct {
 	editing   string // id of the user message being edited (Esc Esc)
 	picker    *picker
 	app       App // the run the REPL drives
+	notify    notifier
 	// promptFiles are the prompt files as commands, read at (at).
 	promptFiles struct {
 		list []command
@@ -289,7 +292,7 @@ func New(o Options) *Model {
 	}
 	a := o.App
 	m := &Model{opts: o, app: a, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true,
-		loop: a.Loop(), edits: a.Edits(), price: a.Price()}
+		loop: a.Loop(), edits: a.Edits(), price: a.Price(), notify: notifier{Notify: o.Notify}}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}
@@ -388,6 +391,9 @@ func (m *Model) View() tea.View {
 	}
 	v := tea.NewView(content)
 	v.AltScreen = m.opts.Fullscreen
+	// The terminal says when it gains and loses focus (mode 1004): a
+	// person looking at it is not sent a notification.
+	v.ReportFocus = m.notify.Method != "off" && len(m.notify.When) > 0
 	if m.opts.Fullscreen {
 		v.MouseMode = tea.MouseModeCellMotion
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatrepl/chat/app"
+	"github.com/chatrepl/chat/control"
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/session"
 )
@@ -86,7 +88,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case agentEventMsg:
 		return m.onEvent(msg.ev)
 	case turnDoneMsg:
-		return m.onTurnDone(msg)
+		// A turn cancelled at the keyboard needs no word: the person is there.
+		took, tell := m.now().Sub(m.started), msg.turn > m.ignoreUpTo && !errors.Is(msg.err, control.ErrCancelled)
+		cmd := m.onTurnDone(msg)
+		if tell {
+			cmd = tea.Batch(cmd, m.notify.turnEnded(took, turnEndText(msg)))
+		}
+		return cmd
+	case tea.FocusMsg:
+		m.notify.focused = true
+		return nil
+	case tea.BlurMsg:
+		m.notify.focused = false
+		return nil
 	case printedMsg:
 		m.printing = false
 		return nil
@@ -119,6 +133,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onEditor(msg)
 	case approvalMsg:
 		m.onApproval(msg)
+		if m.asking != nil {
+			return m.notify.waiting(m.asking.req.Review.Summary)
+		}
 		return nil
 	case promptFileMsg:
 		return m.onPromptFile(msg)
@@ -128,7 +145,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onMCPConnected(msg)
 	case elicitMsg:
 		m.onElicit(msg)
-		return nil
+		return m.notify.waiting("an MCP server asks you something")
 	case elicitGoneMsg:
 		if f := m.form; f != nil && f.reply == msg.reply {
 			m.closeForm("  " + visibleLine(f.e.Server) + "'s question was withdrawn")
