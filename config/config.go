@@ -56,6 +56,8 @@ type Config struct {
 	LSP map[string]LSPConfig `toml:"lsp"`
 	// Notify says when the REPL tells the person it is their turn.
 	Notify NotifyConfig `toml:"notify"`
+	// TUI is the REPL's own settings.
+	TUI TUIConfig `toml:"tui"`
 	// Sandbox confines the commands the agent runs.
 	Sandbox SandboxConfig `toml:"sandbox"`
 	// Checkpoints bounds what is kept to rewind the agent's changes.
@@ -235,6 +237,12 @@ type MCPConfig struct {
 	// OAuth configures a registered client for an HTTP server's OAuth
 	// (without it, chat registers itself when the server allows).
 	OAuth *MCPOAuth `toml:"oauth,omitempty"`
+}
+
+// TUIConfig is [tui]: status_line, a command whose first line stands in
+// the status bar (given the session's state as JSON on stdin).
+type TUIConfig struct {
+	StatusLine string `toml:"status_line,omitempty"`
 }
 
 // NotifyConfig is [notify]: when (any of "turn", "approval"; default

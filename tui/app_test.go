@@ -79,6 +79,7 @@ func (a *testApp) Skills() []tool.Skill              { return a.skills }
 func (a *testApp) MCPStates() []MCPState             { return a.mcp }
 func (a *testApp) MCP() *app.MCP                     { return nil }
 func (a *testApp) HookList() string                  { return "" }
+func (a *testApp) StatusFacts() app.StatusFacts      { return app.StatusFacts{Workdir: "/w"} }
 func (a *testApp) DiagnosticsReport() string         { return "no language server is configured" }
 func (a *testApp) ProjectFiles() []string            { return nil }
 func (a *testApp) PriceSource(string) string         { return "" }

@@ -27,6 +27,8 @@ type Options struct {
 	Approvals *Approvals
 	// Notify says when and how the person is told it is their turn.
 	Notify Notify
+	// StatusLine, when its Command is set, is the person's own status line.
+	StatusLine StatusLine
 	// Listening, when set, runs once the program receives the agent's
 	// events: what reports through them from then on reaches the screen
 	// (a notice emitted before is dropped, no listener being there yet).
@@ -113,6 +115,8 @@ type App interface {
 	// DiagnosticsReport is the language servers' current errors and
 	// warnings (/diagnostics).
 	DiagnosticsReport() string
+	// StatusFacts are what the person's status line command is told of the run.
+	StatusFacts() app.StatusFacts
 	// Prompt files as /NAME commands.
 	PromptFiles() (cmds, shadowed []app.PromptFile, problems []string)
 	PromptCommand(line string, reserved func(string) bool) (app.PromptFile, string, bool)
@@ -237,14 +241,15 @@ type Model struct {
 	details     bool // ctrl+o: thinking and tool output in full
 	// collapsed is the last tool result printed collapsed: ctrl+o prints
 	// it in full (what is in the scrollback cannot be redrawn).
-	collapsed *listener.ToolResult
-	notice    string
-	quitArm   time.Time // first ctrl+c at idle on an empty input
-	lastEsc   time.Time
-	editing   string // id of the user message being edited (Esc Esc)
-	picker    *picker
-	app       App // the run the REPL drives
-	notify    notifier
+	collapsed  *listener.ToolResult
+	notice     string
+	quitArm    time.Time // first ctrl+c at idle on an empty input
+	lastEsc    time.Time
+	editing    string // id of the user message being edited (Esc Esc)
+	picker     *picker
+	app        App // the run the REPL drives
+	notify     notifier
+	statusLine statusLine
 	// promptFiles are the prompt files as commands, read at (at).
 	promptFiles struct {
 		list []command
@@ -292,7 +297,7 @@ func New(o Options) *Model {
 	}
 	a := o.App
 	m := &Model{opts: o, app: a, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true,
-		loop: a.Loop(), edits: a.Edits(), price: a.Price(), notify: notifier{Notify: o.Notify}}
+		loop: a.Loop(), edits: a.Edits(), price: a.Price(), notify: notifier{Notify: o.Notify}, statusLine: statusLine{StatusLine: o.StatusLine}}
 	if o.Dark != nil {
 		m.dark = *o.Dark
 	}
@@ -337,6 +342,9 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.opts.ShareAtStart {
 		cmds = append(cmds, m.share())
+	}
+	if m.statusLine.Command != "" {
+		cmds = append(cmds, func() tea.Msg { return statusTickMsg{} })
 	}
 	return tea.Batch(cmds...)
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -8,6 +9,14 @@ import (
 
 // statusView is the bottom line: model, steps, tokens, context, state.
 func (m *Model) statusView() string {
+	if own := m.statusLine.shown; own != "" {
+		// The person's line, with what a running turn must say.
+		parts := []string{own}
+		if m.busy {
+			parts = append(parts, m.spin.View()+" "+cmp.Or(m.live.state, "waiting"), "esc/ctrl+c cancels")
+		}
+		return m.st.status.Render(truncateWidth(strings.Join(parts, " · "), m.width))
+	}
 	parts := []string{m.st.statusHi.Render(m.app.Model())}
 	if m.app.Planning() {
 		parts = append(parts, m.st.inject.Render("plan mode")+" (shift+tab leaves)")

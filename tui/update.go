@@ -95,6 +95,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			cmd = tea.Batch(cmd, m.notify.turnEnded(took, turnEndText(msg)))
 		}
 		return cmd
+	case statusTickMsg:
+		return m.onStatusTick()
+	case statusLineMsg:
+		m.onStatusLine(msg)
+		return nil
 	case tea.FocusMsg:
 		m.notify.focused = true
 		return nil
