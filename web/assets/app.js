@@ -324,6 +324,7 @@
       case 'turn_done':
         if (id === '') {
           flush();
+          if (running) tell('the turn ended: ' + lastAnswerText());
           setRunning(false);
           agents = new Map();
           hosts = new Map();
@@ -409,6 +410,7 @@
   // --- approvals: answered by a click, never by typing ---
   function showApproval(v) {
     if (!v || approvals.has(v.id)) return;
+    tell('your answer is wanted: ' + (v.summary || ''));
     const card = el('div', 'approval');
     card.dataset.id = v.id;
     card.appendChild(el('div', 'summary', (v.agent ? v.agent + ': ' : '') + v.summary));
@@ -476,6 +478,24 @@
   }
 
   // --- status, context, side panel ---
+  // While the tab is hidden, the browser tells the person it is their
+  // turn (a turn ended, an approval waits); its permission is asked once,
+  // on a click (browsers ask only then).
+  let askedToTell = false;
+  document.addEventListener('click', () => {
+    if (askedToTell || !('Notification' in window) || Notification.permission !== 'default') return;
+    askedToTell = true;
+    Notification.requestPermission();
+  });
+  function tell(body) {
+    if (!document.hidden || !('Notification' in window) || Notification.permission !== 'granted') return;
+    try { new Notification('chat', {body: body.slice(0, 200), tag: 'chat'}); } catch (e) { /* a browser without it */ }
+  }
+  function lastAnswerText() {
+    const all = document.querySelectorAll('#log .md');
+    const t = all.length ? all[all.length - 1].textContent.trim() : '';
+    return t.split('\n')[0] || 'done';
+  }
   function setRunning(on) {
     running = on;
     if (on) turnTokens = 0;
