@@ -38,8 +38,6 @@ type statusLine struct {
 	lastIn   string // the JSON the shown line was made from
 	shown    string // the first line it printed ("": the built-in status)
 	failed   bool   // said once that it failed
-	ticking  bool
-	lastRun  time.Time
 	facts    app.StatusFacts
 	hasFacts bool
 }
@@ -107,7 +105,7 @@ func (m *Model) onStatusTick() tea.Cmd {
 	if in == sl.lastIn {
 		return next
 	}
-	sl.running, sl.lastRun = true, time.Now()
+	sl.running = true
 	command, env, dir := sl.Command, sl.Env, sl.Dir
 	return tea.Batch(next, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), statusTimeout)
