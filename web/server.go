@@ -262,6 +262,16 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
+	// A prompt file's command sends its prompt, as typed in the terminal
+	// (the project's, once trusted there or with chat commands trust).
+	if c, args, ok := s.o.Run.PromptCommand(req.Text, func(name string) bool { return name == "compact" }); ok {
+		text, err := s.o.Run.ExpandPromptFile(c, args)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		req.Text = text
+	}
 	done(w, s.loop.Send(req.Text, req.Queue), http.StatusBadRequest)
 }
 

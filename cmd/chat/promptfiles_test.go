@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/coder/acp-go-sdk"
 
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -170,5 +172,33 @@ func TestACPPromptFiles(t *testing.T) {
 	}
 	if r := srv.Requests()[0]; r.Model != "fast-model" || !strings.Contains(lastUserOf(r), "Fix issue #9 first (priority soon).") {
 		t.Fatalf("/fix sent %q to %s", lastUserOf(r), r.Model)
+	}
+}
+
+// TestServePromptFiles: a line typed on the page of chat serve runs a
+// prompt file as in the terminal; the project's untrusted one is refused
+// on the page, the line given back.
+func TestServePromptFiles(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t)
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "done as asked"} })
+	cmd := command(t, srv)
+	home := envOf(cmd.Env, "HOME")
+	promptLibrary(t, filepath.Join(home, ".config"), cmd.Dir)
+	s := startServeIn(t, cmd)
+	ctx := chromium(t, 1280, 800)
+	do(t, ctx, "a person's prompt file, then the project's",
+		chromedp.Navigate(s.url),
+		chromedp.WaitVisible(chromedp.CSS("#input")),
+		send(`/fix 5 "on the page"`, false),
+		logHas("done as asked"),
+		until(`document.getElementById('stop').disabled`),
+		send("/explain go.mod", false),
+		logHas("is not trusted yet"),
+		until(`document.getElementById('input').value === '/explain go.mod'`),
+	)
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(lastUserOf(reqs[0]), "Fix issue #5 first (priority on the page).") {
+		t.Fatalf("sent: %d requests, %q", len(reqs), lastUserOf(reqs[0]))
 	}
 }
