@@ -107,7 +107,7 @@ func (r *Run) NewTurn(ctx context.Context, text string, files ...session.FilePar
 
 // NewTurnWith is NewTurn with its requests naming model ("": the run's).
 func (r *Run) NewTurnWith(ctx context.Context, model, text string, files ...session.FilePart) *agent.Turn {
-	if r.Planning() {
+	if r.Planning() && !r.reviewing {
 		r.agent.AddContext(PlanContext)
 	}
 	return r.agent.NewTurnWith(ctx, model, text, files...)

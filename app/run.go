@@ -44,6 +44,9 @@ type Run struct {
 	// untrustedNet is the project's network file waiting for trust.
 	untrustedNet *projectNetwork
 	resumed      bool
+	// reviewing: plan mode's limits hold for a review (SetReviewing), its
+	// words to the model do not.
+	reviewing bool
 	// boxBeforePlan is the box mode plan mode replaced.
 	boxBeforePlan sandbox.Mode
 	// jobs are the background commands; they end with the run.

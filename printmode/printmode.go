@@ -32,6 +32,9 @@ type Options struct {
 	// Plan asks for a plan (nothing is written); Go carries out the
 	// session's plan.
 	Plan, Go bool
+	// Review, when set, reviews the changes (chat review): Base "" the
+	// working tree's, else the branch's against it; nothing is written.
+	Review *Review
 	// DryRun says what the request would carry, by part, and sends
 	// nothing.
 	DryRun         bool
@@ -43,6 +46,12 @@ type Options struct {
 	// Reserved names the REPL's own commands: a prompt file of such a
 	// name never runs as it, here either (nil: only /compact).
 	Reserved func(name string) bool
+}
+
+// Review is what chat review looks at.
+type Review struct {
+	Base string
+	JSON bool // the findings as JSON objects, one a line
 }
 
 // ExitCode is how a run ended when it said so itself (the listeners
@@ -88,8 +97,8 @@ func compactCommand(prompt string) (string, bool) {
 // closed, output ended with a newline, session saved).
 func Run(ctx context.Context, o Options) (err error) {
 	prompt, err := readPrompt(o)
-	if o.Go && errors.Is(err, errNothingToAsk) {
-		prompt, err = "", nil // the plan is what to do
+	if (o.Go || o.Review != nil) && errors.Is(err, errNothingToAsk) {
+		prompt, err = "", nil // the plan is what to do; the diff what to review
 	}
 	if err != nil {
 		return err
@@ -115,7 +124,7 @@ func Run(ctx context.Context, o Options) (err error) {
 	// write per frame instead of one per token.
 	var out *listener.RateLimited
 	answerTo := o.Stdout
-	if o.Schema != "" {
+	if o.Schema != "" || o.Review != nil {
 		answerTo = io.Discard // the validated JSON is printed at the end
 	}
 	if o.JSON {
@@ -214,6 +223,17 @@ func Run(ctx context.Context, o Options) (err error) {
 		return errors.New("--go carries out the plan of a session in plan mode: --continue (or --resume ID) one that planned with --plan")
 	case o.Go:
 		_ = run.SetPlanning(false)
+	case o.Review != nil:
+		if err := run.SetReviewing(true); err != nil && !run.Planning() {
+			return fmt.Errorf("a review runs in the read-only box, and there is none here: %w", err)
+		}
+		text, files, err := run.ReviewRequest(ctx, o.Review.Base)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Stderr, "reviewing %d changed file%s (nothing is written: read-only box, no writing tools)\n", files, map[bool]string{true: "", false: "s"}[files == 1])
+		prompt = text
+		run.SetSchema(app.ReviewSchema)
 	case o.Plan:
 		if err := run.SetPlanning(true); err != nil && !run.Planning() {
 			return err // asked to plan: never a run that may write instead
@@ -274,6 +294,9 @@ func Run(ctx context.Context, o Options) (err error) {
 	if run.Planning() {
 		fmt.Fprintln(o.Stderr, "plan mode: nothing was changed. chat --continue -p \"…\" asks for changes to the plan; chat --continue --go carries it out")
 	}
+	if o.Review != nil {
+		return writeFindings(o, res.Content)
+	}
 	if schema := run.Schema(); len(schema) > 0 && !o.JSON {
 		v, err := app.ParseStructured(schema, res.Content)
 		if err != nil {
@@ -318,4 +341,38 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// writeFindings prints a review's findings, most severe first: a line
+// each with its file and line (--json: a JSON object each).
+func writeFindings(o Options, answer string) error {
+	findings, err := app.ParseFindings(answer)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "the model's review, which is not a list of findings:\n%s\n\n", answer)
+		return fmt.Errorf("%w; try again, or use a model with structured output support", err)
+	}
+	if o.Review.JSON {
+		enc := json.NewEncoder(o.Stdout)
+		enc.SetEscapeHTML(false)
+		for _, f := range findings {
+			f.Title, f.Detail, f.File = listener.String(f.Title), listener.String(f.Detail), listener.String(f.File)
+			if err := enc.Encode(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(findings) == 0 {
+		_, err := fmt.Fprintln(o.Stdout, "no findings")
+		return err
+	}
+	for _, f := range findings {
+		fmt.Fprintf(o.Stdout, "%-8s %s:%d  %s\n", f.Severity, listener.VisibleString(f.File), f.Line, listener.VisibleString(f.Title))
+		if f.Detail != "" {
+			for _, l := range strings.Split(listener.VisibleString(strings.TrimSpace(f.Detail)), "\n") {
+				fmt.Fprintf(o.Stdout, "         %s\n", l)
+			}
+		}
+	}
+	return nil
 }

@@ -176,7 +176,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.BoolVar(&o.goPlan, "go", false, "with --continue: leave plan mode and carry out the session's plan (-p adds to it)")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSandboxCmd(d, o), newSessionsCmd(d, o), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o, nil),
-		newCheckpointsCmd(d, o, nil), newRewindCmd(d, o, nil), newHooksCmd(d, o), newCommandsCmd(d), newACPCmd(d, o, nil), newServeCmd(d, o))
+		newCheckpointsCmd(d, o, nil), newRewindCmd(d, o, nil), newHooksCmd(d, o), newCommandsCmd(d), newReviewCmd(d, o), newACPCmd(d, o, nil), newServeCmd(d, o))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)
