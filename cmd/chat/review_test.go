@@ -84,7 +84,7 @@ func TestReview(t *testing.T) {
 			}
 			var first struct {
 				Severity, File, Title string
-				Line              int
+				Line                  int
 			}
 			if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &first); err != nil || first.Severity != "critical" || first.File != "calc.go" || first.Line != 3 {
 				t.Fatalf("--json: %v %q", err, out)
