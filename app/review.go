@@ -160,6 +160,22 @@ func (r *Run) gitInBox(ctx context.Context, script string, out, errOut *bytes.Bu
 // SetReviewing runs the next turns as a review: nothing written (plan
 // mode's box and tools), without plan mode's words to the model.
 func (r *Run) SetReviewing(on bool) error {
-	r.reviewing = on
-	return r.SetPlanning(on)
+	if on == r.reviewing {
+		return nil
+	}
+	if on {
+		before := r.Planning()
+		if err := r.SetPlanning(true); err != nil && !r.Planning() {
+			return err // no read-only box: no review
+		}
+		r.planBeforeReview, r.reviewing = before, true
+		r.tools.Policy().SetReviewing(true)
+		return nil
+	}
+	r.reviewing = false
+	r.tools.Policy().SetReviewing(false)
+	if r.planBeforeReview {
+		return nil // the person's plan mode goes on
+	}
+	return r.SetPlanning(false)
 }

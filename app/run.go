@@ -46,7 +46,8 @@ type Run struct {
 	resumed      bool
 	// reviewing: plan mode's limits hold for a review (SetReviewing), its
 	// words to the model do not.
-	reviewing bool
+	reviewing        bool
+	planBeforeReview bool
 	// boxBeforePlan is the box mode plan mode replaced.
 	boxBeforePlan sandbox.Mode
 	// jobs are the background commands; they end with the run.

@@ -167,6 +167,8 @@ type Policy struct {
 	// planning: plan mode, where nothing is written before the person
 	// says go (SetPlanning).
 	planning atomic.Bool
+	// reviewing: a review, where the tools that write are not even offered.
+	reviewing atomic.Bool
 }
 
 // SetPlanning turns plan mode on or off for every set these rules decide
@@ -174,6 +176,10 @@ type Policy struct {
 // refused, but for a command in a read-only box (the kernel refuses its
 // writes; the confinement is made read-only with plan mode).
 func (p *Policy) SetPlanning(on bool) { p.planning.Store(on) }
+
+// SetReviewing withholds the tools that write from the model (a review),
+// or offers them again.
+func (p *Policy) SetReviewing(on bool) { p.reviewing.Store(on) }
 
 // Planning reports whether plan mode is on.
 func (p *Policy) Planning() bool { return p != nil && p.planning.Load() }
@@ -206,6 +212,9 @@ func (p *Policy) StateOf(t Tool) string {
 // Offered reports whether the model is told about a tool at all: a tool
 // the config denies is not offered.
 func (p *Policy) Offered(name string) bool {
+	if p != nil && p.reviewing.Load() && (name == "write_file" || name == "edit_file") {
+		return false
+	}
 	return p == nil || !slices.Contains(p.DenyTools, name)
 }
 

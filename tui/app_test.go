@@ -69,16 +69,20 @@ func (a *testApp) Draft() string { return "" }
 func (a *testApp) Models(context.Context) ([]string, error) {
 	return nil, errors.New("this server cannot list models")
 }
-func (a *testApp) Personas() []string                { return a.personas }
-func (a *testApp) Persona() string                   { return "" }
-func (a *testApp) SwitchAgent(name string) error     { return errors.New("no agent named " + name) }
-func (a *testApp) ToolStates() []ToolState           { return a.tools }
-func (a *testApp) Sandbox() string                   { return "" }
-func (a *testApp) Network() *tool.Network            { return nil }
-func (a *testApp) Skills() []tool.Skill              { return a.skills }
-func (a *testApp) MCPStates() []MCPState             { return a.mcp }
-func (a *testApp) MCP() *app.MCP                     { return nil }
-func (a *testApp) HookList() string                  { return "" }
+func (a *testApp) Personas() []string            { return a.personas }
+func (a *testApp) Persona() string               { return "" }
+func (a *testApp) SwitchAgent(name string) error { return errors.New("no agent named " + name) }
+func (a *testApp) ToolStates() []ToolState       { return a.tools }
+func (a *testApp) Sandbox() string               { return "" }
+func (a *testApp) Network() *tool.Network        { return nil }
+func (a *testApp) Skills() []tool.Skill          { return a.skills }
+func (a *testApp) MCPStates() []MCPState         { return a.mcp }
+func (a *testApp) MCP() *app.MCP                 { return nil }
+func (a *testApp) HookList() string              { return "" }
+func (a *testApp) ReviewRequest(context.Context, string) (string, int, error) {
+	return "", 0, app.ErrNothingToReview
+}
+func (a *testApp) SetReviewing(bool) error           { return nil }
 func (a *testApp) StatusFacts() app.StatusFacts      { return app.StatusFacts{Workdir: "/w"} }
 func (a *testApp) DiagnosticsReport() string         { return "no language server is configured" }
 func (a *testApp) ProjectFiles() []string            { return nil }

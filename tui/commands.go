@@ -48,6 +48,7 @@ var commands = []command{
 	{"/go", "[edit]", "leave plan mode and carry out the plan (edit: in $EDITOR first)", true},
 	{"/compact", "[TEXT]", "summarize the earlier turns to free the context window (TEXT: what to keep)", true},
 	{"/context", "", "what the context window holds, in tokens", false},
+	{"/review", "[BASE]", "review the working tree's changes (or the branch against BASE) in a turn that writes nothing", true},
 	{"/diagnostics", "", "the language servers' errors and warnings in the files they know", false},
 	{"/cost", "", "tokens and cost of the session and its last turn, and what the next request carries", false},
 	{"/init", "", "ask the model to write an AGENTS.md for this repository (you approve the file)", true},
@@ -414,6 +415,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.blocks().notice(m.st.notice, a.ContextReport().Report(a.ContextSize(), m.app.ProjectFiles())))
 	case "/cost":
 		m.print(m.blocks().notice(m.st.notice, m.usage.report(m.app, m.price)))
+	case "/review":
+		return m.review(arg), true
 	case "/diagnostics":
 		m.print(m.blocks().notice(m.st.notice, listener.VisibleString(m.app.DiagnosticsReport())))
 	case "/init":

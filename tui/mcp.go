@@ -273,3 +273,37 @@ func (m *Model) onPromptFile(msg promptFileMsg) tea.Cmd {
 	}
 	return m.startTurnWith(msg.model, msg.text)
 }
+
+// reviewMsg is a review's request, made behind (git runs in the box).
+type reviewMsg struct {
+	text  string
+	files int
+	err   error
+}
+
+// reviewAnswer is how the REPL asks a review's findings to be written.
+const reviewAnswer = "\n\nAnswer with the findings as a list, most severe first, each as `severity file:line: title`, then why it matters."
+
+// review is /review [BASE]: the changes, reviewed in a turn that writes
+// nothing (plan mode's box and rules, the writing tools not offered).
+func (m *Model) review(base string) tea.Cmd {
+	m.notice = "reading the changes…"
+	return func() tea.Msg {
+		text, files, err := m.app.ReviewRequest(m.ctx, base)
+		return reviewMsg{text: text, files: files, err: err}
+	}
+}
+
+func (m *Model) onReview(msg reviewMsg) tea.Cmd {
+	m.notice = ""
+	if msg.err == nil {
+		msg.err = m.app.SetReviewing(true)
+	}
+	if msg.err != nil {
+		m.print(m.blocks().notice(m.st.err, "✗ "+visibleLine(msg.err.Error())))
+		return nil
+	}
+	m.reviewing = true
+	m.print(m.blocks().notice(m.st.notice, fmt.Sprintf("reviewing %d changed file%s: nothing is written in this turn", msg.files, map[bool]string{true: "", false: "s"}[msg.files == 1])))
+	return m.startTurnShown("/review", msg.text+reviewAnswer)
+}

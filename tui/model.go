@@ -115,6 +115,9 @@ type App interface {
 	// DiagnosticsReport is the language servers' current errors and
 	// warnings (/diagnostics).
 	DiagnosticsReport() string
+	// A review of the changes (/review): its request, and its limits.
+	ReviewRequest(ctx context.Context, base string) (text string, files int, err error)
+	SetReviewing(on bool) error
 	// StatusFacts are what the person's status line command is told of the run.
 	StatusFacts() app.StatusFacts
 	// Prompt files as /NAME commands.
@@ -250,6 +253,7 @@ type Model struct {
 	app        App // the run the REPL drives
 	notify     notifier
 	statusLine statusLine
+	reviewing  bool // the turn running is a review (/review)
 	// promptFiles are the prompt files as commands, read at (at).
 	promptFiles struct {
 		list []command

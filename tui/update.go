@@ -142,6 +142,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.notify.waiting(m.asking.req.Review.Summary)
 		}
 		return nil
+	case reviewMsg:
+		return m.onReview(msg)
 	case promptFileMsg:
 		return m.onPromptFile(msg)
 	case promptMsg:

@@ -18,6 +18,17 @@ import (
 // only this model starts them, so the id is known before the first event.
 func (m *Model) startTurn(text string) tea.Cmd { return m.startTurnWith("", text) }
 
+// startTurnShown starts a turn whose message is drawn as shown (a
+// review's request is the whole diff).
+func (m *Model) startTurnShown(shown, text string) tea.Cmd {
+	m.print(m.blocks().user(shown, false))
+	m.stream.sanitizer = listener.Sanitizer{Visible: true}
+	m.stream.streamed = false
+	m.lastUser = shown
+	m.planTurn = m.app.Planning()
+	return m.runTurn(m.app.NewTurn(m.ctx, text), "waiting for the model")
+}
+
 // startTurnWith is startTurn with the turn's requests naming model ("":
 // the session's).
 func (m *Model) startTurnWith(model, text string) tea.Cmd {
@@ -277,6 +288,12 @@ func (m *Model) onAssistant(e listener.Assistant) {
 // onTurnDone ends a turn. Input that arrived too late for the agent, and
 // what was queued for after the turn, starts the next turn.
 func (m *Model) onTurnDone(msg turnDoneMsg) tea.Cmd {
+	if m.reviewing { // a review's limits end with its turn
+		m.reviewing = false
+		if err := m.app.SetReviewing(false); err != nil {
+			m.print(m.blocks().notice(m.st.err, "✗ "+visibleLine(err.Error())))
+		}
+	}
 	m.sayCut(0) // no usage came to say which limit
 	m.giveBack(msg.res.Unanswered)
 	if msg.turn <= m.ignoreUpTo {

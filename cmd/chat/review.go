@@ -31,9 +31,6 @@ stands in for the reviewing prompt; its $ARGUMENTS is BASE.`,
 			if err != nil {
 				return err
 			}
-			// A review writes nothing: the writing tools are not offered (plan
-			// mode's box and rules hold for the rest).
-			cfg.Tools.Deny = append(cfg.Tools.Deny, "write_file", "edit_file")
 			spec, err := runSpec(d, o, cfg, cmd.Flags().Changed)
 			if err != nil {
 				return err

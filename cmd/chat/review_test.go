@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -101,5 +102,29 @@ func TestReviewWithoutChanges(t *testing.T) {
 	_, errOut, code := r.run("review")
 	if code == 0 || !strings.Contains(errOut, "not in a git repository") || len(srv.Requests()) != 0 {
 		t.Fatalf("exit %d, %d requests: %s", code, len(srv.Requests()), errOut)
+	}
+}
+
+// TestTUIReview: /review in the REPL sends the changes in a turn that
+// offers no writing tool, and the next turn offers them again.
+func TestTUIReview(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: "critical calc.go:3: Div multiplies"}, oaitest.Answer{Text: "next"})
+	tm := startTermOpts(t, srv, termOpts{setup: func(dir string) { gitRepo(t, asuser.Current(), dir) }})
+	tm.ask("/review")
+	tm.waitFor("reviewing 2 changed files", time.Minute)
+	tm.waitFor("Div multiplies", time.Minute)
+	tm.waitIdle(time.Minute)
+	first := srv.Requests()[0]
+	if !strings.Contains(lastUserOf(first), "+func Div(a, b int) int { return a * b }") || strings.Contains(strings.Join(first.ToolNames(), " "), "write_file") {
+		t.Fatalf("the review request offered %v:\n%s", first.ToolNames(), lastUserOf(first))
+	}
+	if strings.Contains(tm.screen(), "plan mode") {
+		t.Fatalf("the review's limits outlived it:\n%s", tm.screen())
+	}
+	tm.ask("go on")
+	tm.waitFor("next", time.Minute)
+	if names := strings.Join(srv.Requests()[1].ToolNames(), " "); !strings.Contains(names, "write_file") {
+		t.Fatalf("after the review: %s", names)
 	}
 }
