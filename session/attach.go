@@ -98,3 +98,18 @@ func SizeText(n int64) string {
 	}
 	return fmt.Sprintf("%d KiB", n>>10)
 }
+
+// AttachBytes is an image that comes as bytes (the clipboard's), checked
+// as Attach checks a file: its content must be the image type it says.
+func AttachBytes(name, mediaType string, data []byte) (FilePart, error) {
+	if len(data) == 0 {
+		return FilePart{}, fmt.Errorf("attach %s: empty", name)
+	}
+	if len(data) > MaxImageBytes {
+		return FilePart{}, fmt.Errorf("attach %s: %s is over the %s limit for an image", name, SizeText(int64(len(data))), SizeText(MaxImageBytes))
+	}
+	if got := http.DetectContentType(data); got != mediaType {
+		return FilePart{}, fmt.Errorf("attach %s: said to be %s, but it is %s", name, mediaType, got)
+	}
+	return FilePart{MediaType: mediaType, Filename: name, Data: data}, nil
+}

@@ -27,6 +27,9 @@ type Options struct {
 	Approvals *Approvals
 	// Notify says when and how the person is told it is their turn.
 	Notify Notify
+	// Getenv reads the desktop's variables (WAYLAND_DISPLAY, DISPLAY …;
+	// nil: the process's).
+	Getenv func(string) string
 	// StatusLine, when its Command is set, is the person's own status line.
 	StatusLine StatusLine
 	// Listening, when set, runs once the program receives the agent's

@@ -74,8 +74,26 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onMentioned(msg)
 	case tea.PasteMsg:
 		m.lastTyped = m.now()
+		if p := pastedImagePath(msg.Content); p != "" && m.asking == nil {
+			// A dropped image file: attached, not typed.
+			return func() tea.Msg {
+				part, err := session.Attach(p)
+				return attachedMsg{part: part, err: err}
+			}
+		}
 		m.input.paste(msg.Content)
 		return m.refreshMentions()
+	case clipboardMsg:
+		switch {
+		case msg.err == nil:
+			m.attachments = append(m.attachments, msg.part)
+			m.notice = "attached the clipboard's image (" + session.SizeText(int64(len(msg.part.Data))) + ") to your next message"
+			return nil
+		case errors.Is(msg.err, errNoImage):
+			return m.input.update(msg.key) // no image: the key pastes text, as ever
+		}
+		m.notice = msg.err.Error()
+		return m.input.update(msg.key)
 	case tea.MouseWheelMsg:
 		if m.opts.Fullscreen {
 			step := 3

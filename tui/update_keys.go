@@ -136,6 +136,9 @@ func (m *Model) onKeyAfterHeld(k tea.KeyPressMsg, key string, now time.Time) tea
 		}
 	case "enter":
 		return m.submit(true)
+	case "ctrl+v":
+		// An image on the clipboard is attached; else the key pastes text.
+		return pasteImage(m.getenv(), k)
 	case "tab":
 		if m.busy && !m.input.empty() {
 			return m.submit(false)

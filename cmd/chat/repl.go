@@ -62,6 +62,7 @@ func replSession(ctx context.Context, spec app.Spec, d deps, o *rootOptions) err
 	err = tui.Run(ctx, tui.Options{
 		App: run, HistoryPath: xdg.State.Chat(d.getenv, "history.jsonl"), Fullscreen: o.fullscreen, NoColor: d.getenv("NO_COLOR") != "",
 		Approvals: approvals, Input: d.termIn, Output: d.termOut,
+		Getenv:     d.getenv,
 		StatusLine: tui.StatusLine{Command: spec.Config.TUI.StatusLine, Dir: spec.Env.Workdir},
 		Notify:     tui.Notify{When: spec.Config.Notify.Moments(), MinTurn: spec.Config.Notify.Least(), Method: spec.Config.Notify.Method, Getenv: d.getenv},
 		Share:      web.Sharer(ctx, run, share), ShareAtStart: o.serve,
