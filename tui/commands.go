@@ -123,7 +123,7 @@ func (m *Model) promptFileCommands() []command {
 		cmds, _, _ := m.app.PromptFiles()
 		m.promptFiles.list = m.promptFiles.list[:0]
 		for _, c := range cmds {
-			if IsCommand(c.Name) {
+			if IsCommand(c.Name) || m.mcpPrompt(c.Name) {
 				continue // listed by /help as not run
 			}
 			m.promptFiles.list = append(m.promptFiles.list, command{name: visibleLine("/" + c.Name), args: visibleLine(c.ArgumentHint),
@@ -131,6 +131,21 @@ func (m *Model) promptFileCommands() []command {
 		}
 	}
 	return m.promptFiles.list
+}
+
+// mcpPrompt says whether /name is a connected MCP server's prompt (it
+// comes first).
+func (m *Model) mcpPrompt(name string) bool {
+	mc := m.app.MCP()
+	if mc == nil {
+		return false
+	}
+	for _, p := range mc.Prompts() {
+		if p.Command() == "/"+name {
+			return true
+		}
+	}
+	return false
 }
 
 // promptFilesHelp is /help's part on the prompt files: each with where it
@@ -144,8 +159,11 @@ func (m *Model) promptFilesHelp() string {
 	b.WriteString("\n\nprompt files (.chat/commands, .claude/commands, .gemini/commands, ~/.config/chat/commands):")
 	for _, c := range cmds {
 		desc := c.Description
-		if IsCommand(c.Name) {
+		switch {
+		case IsCommand(c.Name):
 			desc = "not run: /" + c.Name + " is built in"
+		case m.mcpPrompt(c.Name):
+			desc = "not run: /" + c.Name + " is an MCP server's prompt"
 		}
 		b.WriteString(fmt.Sprintf("\n  %-10s %-8s %s · %s", visibleLine("/"+c.Name), visibleLine(c.ArgumentHint), visibleLine(desc), c.Source))
 	}

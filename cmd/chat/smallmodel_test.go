@@ -96,3 +96,24 @@ func TestServeTitleIsTheModels(t *testing.T) {
 		until(`document.getElementById('title').textContent === 'Rotating logs with logrotate'`),
 	)
 }
+
+// TestSmallModelSynthesizes: when the step budget runs out, the answer
+// written from what was gathered is the small model's request.
+func TestSmallModelSynthesizes(t *testing.T) {
+	t.Parallel()
+	look := oaitest.Answer{Calls: []oaitest.Call{{ID: "l1", Name: "list_files", Args: `{"path":"."}`}}}
+	again := oaitest.Answer{Calls: []oaitest.Call{{ID: "l2", Name: "list_files", Args: `{"path":"."}`}}}
+	srv := oaitest.New(t, look, again, oaitest.Answer{Text: "what I found"})
+	out, errOut, code := run(t, command(t, srv, "--max-steps", "1", "--small-model", "tiny-model", "-p", "look around"))
+	if code != 0 || !strings.Contains(out, "what I found") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 || reqs[0].Model != "scripted-model" || reqs[1].Model != "scripted-model" || reqs[2].Model != "tiny-model" || len(reqs[2].Tools) != 0 {
+		var models []string
+		for _, r := range reqs {
+			models = append(models, r.Model)
+		}
+		t.Fatalf("models asked: %v", models)
+	}
+}
