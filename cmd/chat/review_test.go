@@ -128,3 +128,20 @@ func TestTUIReview(t *testing.T) {
 		t.Fatalf("after the review: %s", names)
 	}
 }
+
+// TestReviewPromptIsAPromptFile: a prompt file named review stands in for
+// the reviewing prompt.
+func TestReviewPromptIsAPromptFile(t *testing.T) {
+	t.Parallel()
+	srv := oaitest.New(t, oaitest.Answer{Text: `{"findings":[]}`})
+	r := newUserRun(t, asuser.Current(), srv)
+	gitRepo(t, asuser.Current(), r.dir)
+	writeFor(t, asuser.Current(), r.home, ".config/chat/commands/review.md", "Only look for typos, against [$ARGUMENTS].\n")
+	out, errOut, code := r.run("review")
+	if code != 0 || !strings.Contains(out, "no findings") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if sent := lastUserOf(srv.Requests()[0]); !strings.HasPrefix(sent, "Only look for typos, against [].") || strings.Contains(sent, "senior engineer") {
+		t.Fatalf("sent:\n%.300s", sent)
+	}
+}
