@@ -132,22 +132,9 @@ func TestGoplsDiagnostics(t *testing.T) {
 					Args: `{"command":"printf 'package main\n\nvar broken int = \"s\"\n' > shell.go"}`}}},
 				oaitest.Answer{Text: "done"})
 			r := newUserRun(t, u, srv)
-			bin := filepath.Join(filepath.Dir(r.home), "lspbin")
-			if err := os.MkdirAll(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			copyFor(t, u, gopls, bin, "gopls")
-			writeFor(t, u, r.dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+			chat, _ := withGopls(t, u, r, gopls)
 			writeFor(t, u, r.dir, "main.go", "package main\n\nfunc main() {}\n")
-			// A generous bound: the verdict is waited for, never raced.
-			writeFor(t, u, r.home, ".config/chat/config.toml", "[lsp.gopls]\nwait = \"2m\"\n")
-			cmd := r.command("--yes", "--json", "-p", "write the program")
-			for i, kv := range cmd.Env {
-				if strings.HasPrefix(kv, "PATH=") {
-					cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
-				}
-			}
-			out, errOut, code := run(t, cmd)
+			out, errOut, code := run(t, chat("--yes", "--json", "-p", "write the program"))
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 			}
@@ -184,6 +171,32 @@ func TestGoplsDiagnostics(t *testing.T) {
 			noneLeftIn(t, r.dir)
 		})
 	}
+}
+
+// withGopls gives r a copy of gopls (for its user) in a folder of its own
+// and a Go module to work in, with a generous bound in its config (the
+// verdict is waited for, never raced); command is chat run with that
+// folder on PATH.
+func withGopls(t *testing.T, u asuser.User, r *userRun, gopls string) (command func(args ...string) *exec.Cmd, bin string) {
+	t.Helper()
+	bin = filepath.Join(filepath.Dir(r.home), "lspbin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFor(t, u, gopls, bin, "gopls")
+	writeFor(t, u, r.dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+	writeFor(t, u, r.home, ".config/chat/config.toml", "[lsp.gopls]\nwait = \"2m\"\n")
+	return func(args ...string) *exec.Cmd { return onPath(r.command(args...), bin) }, bin
+}
+
+// onPath puts dir first on cmd's PATH.
+func onPath(cmd *exec.Cmd, dir string) *exec.Cmd {
+	for i, kv := range cmd.Env {
+		if strings.HasPrefix(kv, "PATH=") {
+			cmd.Env[i] = "PATH=" + dir + ":" + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
+	return cmd
 }
 
 // writeFor writes rel under dir for u.
@@ -358,19 +371,8 @@ func goplsKilledWithChat(t *testing.T, u asuser.User, gopls, mode string) {
 		oaitest.Answer{Calls: []oaitest.Call{{ID: "w", Name: "write_file", Args: `{"path":"main.go","content":"package main\n\nfunc main() { nope() }\n"}`}}},
 		oaitest.Answer{Text: "never sent", Gate: gate})
 	r := newUserRun(t, u, srv)
-	bin := filepath.Join(filepath.Dir(r.home), "lspbin")
-	if err := os.MkdirAll(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFor(t, u, gopls, bin, "gopls")
-	writeFor(t, u, r.dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
-	writeFor(t, u, r.home, ".config/chat/config.toml", "[lsp.gopls]\nwait = \"2m\"\n")
-	cmd := r.command("--yes", "--sandbox", mode, "-p", "write it")
-	for i, kv := range cmd.Env {
-		if strings.HasPrefix(kv, "PATH=") {
-			cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
-		}
-	}
+	chat, bin := withGopls(t, u, r, gopls)
+	cmd := chat("--yes", "--sandbox", mode, "-p", "write it")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -444,12 +446,7 @@ func TestServeDiagnostics(t *testing.T) {
 		oaitest.Answer{Text: "written"})
 	bin := asuser.DirIn(t, "/var/tmp", asuser.Current())
 	copyFor(t, asuser.Current(), gopls, bin, "gopls")
-	cmd := command(t, srv)
-	for i, kv := range cmd.Env {
-		if strings.HasPrefix(kv, "PATH=") {
-			cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
-		}
-	}
+	cmd := onPath(command(t, srv), bin)
 	if err := os.WriteFile(filepath.Join(cmd.Dir, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -539,21 +536,9 @@ func TestLSPNavigation(t *testing.T) {
 				srv.SayWindow()
 			}
 			r := newUserRun(t, asuser.Current(), srv)
-			bin := filepath.Join(filepath.Dir(r.home), "lspbin")
-			if err := os.MkdirAll(bin, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			copyFor(t, asuser.Current(), gopls, bin, "gopls")
-			writeFor(t, asuser.Current(), r.dir, "go.mod", "module example.com/m\n\ngo 1.22\n")
+			chat, _ := withGopls(t, asuser.Current(), r, gopls)
 			writeFor(t, asuser.Current(), r.dir, "other.go", "package main\n\nfunc helper() int { return 1 }\n")
-			writeFor(t, asuser.Current(), r.home, ".config/chat/config.toml", "[lsp.gopls]\nwait = \"2m\"\n")
-			cmd := r.command("--yes", "-p", "where is helper")
-			for i, kv := range cmd.Env {
-				if strings.HasPrefix(kv, "PATH=") {
-					cmd.Env[i] = "PATH=" + bin + ":" + os.Getenv("PATH")
-				}
-			}
-			out, errOut, code := run(t, cmd)
+			out, errOut, code := run(t, chat("--yes", "-p", "where is helper"))
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 			}
