@@ -344,15 +344,15 @@ func (m *Manager) startServer(s Server, root, key string, done chan struct{}) {
 		m.conns[key] = c
 	}
 	m.mu.Unlock()
-	if err != nil {
+	switch {
+	case err != nil:
 		m.drop(key, nil, err) // before a check waiting for the start looks
+	case !closed && m.Ready != nil:
+		m.Ready(s.Name) // before the check goes on: its next request offers what Ready adds
 	}
 	close(done)
 	if err == nil && closed {
 		c.close(time.Second)
-	}
-	if err == nil && !closed && m.Ready != nil {
-		m.Ready(s.Name)
 	}
 }
 
