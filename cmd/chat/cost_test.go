@@ -108,8 +108,9 @@ func TestTUICostAsYouGo(t *testing.T) {
 	tm.waitFor("an answer that costs", 10*time.Second)
 	tm.waitIdle(10 * time.Second)
 	tm.ask("/cost")
-	tm.waitFor("last turn", 10*time.Second)
-	screen := tm.screen()
+	// Its last line: a long notice may reach the screen over two frames,
+	// and one read at "last turn" could come between them.
+	screen := tm.waitFor("prices: config: $3 input", 10*time.Second)
 	for _, want := range []string{"session  input", "output", "next request ~", "prices: config: $3 input"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("/cost has no %q:\n%s", want, screen)
