@@ -126,11 +126,9 @@ func TestTUIPromptFiles(t *testing.T) {
 	}
 	tm.waitIdle(time.Minute)
 	tm.ask("/help")
-	screen = tm.waitFor("prompt files", time.Minute)
-	for _, want := range []string{"/git:commit", ".claude/commands", "/compact", "not run: /compact is built in"} {
-		if !strings.Contains(screen, want) {
-			t.Fatalf("/help lacks %q:\n%s", want, screen)
-		}
+	// Each waited for: a long notice may reach the screen over frames.
+	for _, want := range []string{"prompt files", "/git:commit", ".claude/commands", "/compact", "not run: /compact is built in"} {
+		tm.waitFor(want, time.Minute)
 	}
 }
 
