@@ -125,6 +125,19 @@ func TestTUIPromptFiles(t *testing.T) {
 		t.Fatalf("/explain sent %q to %s", got, srv.Requests()[1].Model)
 	}
 	tm.waitIdle(time.Minute)
+	// Claude Code's form, in its namespace.
+	tm.ask("/git:commit the parser fix")
+	tm.waitFor("run this project's command /git:commit", time.Minute)
+	tm.answer("y")
+	for deadline := time.Now().Add(time.Minute); len(srv.Requests()) < 3; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/git:commit never ran:\n%s", tm.screen())
+		}
+	}
+	if got := lastUserOf(srv.Requests()[2]); !strings.Contains(got, "Write a commit message for: the parser fix") {
+		t.Fatalf("/git:commit sent %q", got)
+	}
+	tm.waitIdle(time.Minute)
 	tm.ask("/help")
 	// Each waited for: a long notice may reach the screen over frames.
 	for _, want := range []string{"prompt files", "/git:commit", ".claude/commands", "/compact", "not run: /compact is built in"} {
