@@ -152,6 +152,7 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 	if wait == 0 {
 		return rep
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 
@@ -249,9 +250,10 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 			diags = convert(j.c.files[j.path].diags)
 		}
 		j.c.mu.Unlock()
-		if waited[j.key] {
+		if waited[j.key] && parent.Err() == nil {
 			// A server the turn stopped waiting for is not counted (or
-			// said) again until it gives a verdict.
+			// said) again until it gives a verdict; a call cancelled
+			// (the person's Ctrl+C) is not the server's stall.
 			m.noteVerdict(j.key, j.c, fresh)
 			if !fresh {
 				rep.Pending = appendOnce(rep.Pending, j.c.server.Name)
