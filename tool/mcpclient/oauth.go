@@ -249,10 +249,18 @@ func (s *Servers) Login(ctx context.Context, name string, ui LoginUI) error {
 	if err != nil {
 		return fmt.Errorf("the loopback address the browser returns to: %w", err)
 	}
-	defer l.Close()
 	redirect := fmt.Sprintf("http://127.0.0.1:%d/callback", l.Addr().(*net.TCPAddr).Port)
 	cb := newCallback(name)
-	go http.Serve(l, cb)
+	page := &http.Server{Handler: cb, ReadHeaderTimeout: 10 * time.Second}
+	go page.Serve(l)
+	defer func() {
+		// The browser is told how the login ended before chat goes on
+		// (and, from chat mcp login, exits): a page still being answered
+		// is waited for, a little.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = page.Shutdown(sctx)
+	}()
 	client := &http.Client{Timeout: 30 * time.Second, CheckRedirect: noRedirects}
 	var saveErr error
 	hc := &auth.AuthorizationCodeHandlerConfig{
