@@ -422,6 +422,15 @@ func (l *live) close() {
 	l.closeOnce.Do(func() {
 		l.s.Loop.Stop("the editor closed the session")
 		l.out.stop()
+		// The stopped turn ends first (its last save, the placeholder
+		// answers of its calls): the run closes its session after it, not
+		// under it. Bounded: a turn that does not end must not hold the
+		// editor's close.
+		select {
+		case l.turn <- struct{}{}:
+			defer func() { <-l.turn }()
+		case <-time.After(closeWait):
+		}
 		if l.s.Close != nil {
 			l.s.Close()
 		}
@@ -429,6 +438,9 @@ func (l *live) close() {
 }
 
 var errClosed = errors.New("the session was closed")
+
+// closeWait bounds how long closing a session waits for its turn to end.
+const closeWait = 30 * time.Second
 
 func mcpServers(in []acp.McpServer) []MCPServer {
 	var out []MCPServer
