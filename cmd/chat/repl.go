@@ -62,8 +62,9 @@ func replSession(ctx context.Context, spec app.Spec, d deps, o *rootOptions) err
 	err = tui.Run(ctx, tui.Options{
 		App: run, HistoryPath: xdg.State.Chat(d.getenv, "history.jsonl"), Fullscreen: o.fullscreen, NoColor: d.getenv("NO_COLOR") != "",
 		Approvals: approvals, Input: d.termIn, Output: d.termOut,
-		Getenv:     d.getenv,
-		StatusLine: tui.StatusLine{Command: spec.Config.TUI.StatusLine, Dir: spec.Env.Workdir},
+		Getenv: d.getenv,
+		// Without the API key or other secret-looking variables, as every child.
+		StatusLine: tui.StatusLine{Command: spec.Config.TUI.StatusLine, Dir: spec.Env.Workdir, Env: app.ChildEnv(spec.Env, spec.Config)},
 		Notify:     tui.Notify{When: spec.Config.Notify.Moments(), MinTurn: spec.Config.Notify.Least(), Method: spec.Config.Notify.Method, Getenv: d.getenv},
 		Share:      web.Sharer(ctx, run, share), ShareAtStart: o.serve,
 		// The first frame waits neither for a server to start nor for the

@@ -21,7 +21,7 @@ for my $path (qw(session_id transcript_path cwd model.id model.display_name work
   my $v = $in; for my $k (split /\./, $path) { if (ref $v eq 'HASH' && exists $v->{$k}) { $v = $v->{$k} } else { push @missing, $path; last } }
 }
 if (@missing) { print "BAD @missing\n"; exit 1 }
-printf "MYSTATUS model=%s ctx=%d/%d plan=%s dir=%s\nsecond line never shown\n", $in->{model}{id}, $in->{chat}{context}{used}, $in->{chat}{context}{window}, ($in->{chat}{plan_mode} ? "on" : "off"), ($in->{workspace}{current_dir} eq $in->{cwd} ? "same" : "differs");
+printf "MYSTATUS model=%s ctx=%d/%d plan=%s dir=%s key=%s\nsecond line never shown\n", $in->{model}{id}, $in->{chat}{context}{used}, $in->{chat}{context}{window}, ($in->{chat}{plan_mode} ? "on" : "off"), ($in->{workspace}{current_dir} eq $in->{cwd} ? "same" : "differs"), ($ENV{OPENAI_API_KEY} ? "LEAKED" : "none");
 `
 
 // TestTUIStatusLine: the person's status line command gets valid JSON
@@ -38,9 +38,10 @@ func TestTUIStatusLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := oaitest.New(t, oaitest.Answer{Text: "answered"})
-	tm := startTermConfig(t, srv, "", "[tui]\nstatus_line = \""+script+"\"\n")
+	tm := startTermConfig(t, srv, "OPENAI_API_KEY=sk-test-secret", "[tui]\nstatus_line = \""+script+"\"\n")
 	tm.waitFor("MYSTATUS model=scripted-model ctx=0/", time.Minute)
-	screen := tm.waitFor("plan=off dir=same", time.Minute)
+	// The command is the person's, but it gets no secret: as every child.
+	screen := tm.waitFor("plan=off dir=same key=none", time.Minute)
 	if strings.Contains(screen, "second line") || strings.Contains(screen, "BAD") {
 		t.Fatalf("the status bar:\n%s", screen)
 	}
