@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatrepl/chat/listener"
 	"github.com/chatrepl/chat/llm"
+	"github.com/chatrepl/chat/llm/emit"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/synthesizer"
 	"github.com/chatrepl/chat/tool"
@@ -84,12 +85,8 @@ func (t *turn) compact(manual bool, instructions string, window int, mustFit boo
 	if used.Total > 0 {
 		// What the summary cost, said as the synthesizer's (it is not
 		// the conversation's size).
-		u := listener.Usage{Origin: listener.Origin{Agent: listener.SynthesizerID(a.o.ID), Turn: t.origin.Turn}, Model: cmp.Or(model, a.o.Client.Model()),
-			Prompt: used.Prompt, Completion: used.Completion, Total: used.Total, Cached: used.Cached}
-		if price := t.priceOf(model); price != nil {
-			u.Cost, u.Priced = price(used)
-		}
-		a.o.Listeners.Emit(u)
+		emit.Usage(a.o.Listeners, listener.Origin{Agent: listener.SynthesizerID(a.o.ID), Turn: t.origin.Turn},
+			cmp.Or(model, a.o.Client.Model()), used, t.priceOf(model))
 	}
 	if cerr := a.o.Cancellable.Check(); cerr != nil {
 		return cerr

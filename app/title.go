@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chatrepl/chat/listener"
+	"github.com/chatrepl/chat/llm/emit"
 	"github.com/chatrepl/chat/session"
 	"github.com/chatrepl/chat/synthesizer"
 )
@@ -40,13 +41,13 @@ func (t *titler) OnEvent(e listener.Event) {
 	if id == "" || r.host.title() != "" {
 		return
 	}
-	question, answer, ok := firstExchange(r.Session().Messages())
-	if !ok {
-		return
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.asked[id] {
+		return // asked once (a failed request is not asked again at every turn)
+	}
+	question, answer, ok := firstExchange(r.Session().Messages())
+	if !ok {
 		return
 	}
 	if t.asked == nil {
@@ -68,12 +69,9 @@ func (t *titler) OnEvent(e listener.Event) {
 		title, used, err := synthesizer.Title(ctx, Client(r.cfg, ""), model, question, answer)
 		ls := r.spec.Listeners
 		if used.Total > 0 {
-			u := listener.Usage{Origin: listener.Origin{Agent: listener.SynthesizerID(""), Turn: done.Turn}, Model: model,
-				Prompt: used.Prompt, Completion: used.Completion, Total: used.Total, Cached: used.Cached}
-			if price := PriceOf(r.cfg); price != nil {
-				u.Cost, u.Priced = price(model, used)
-			}
-			ls.Emit(u)
+			price := PriceOf(r.cfg)
+			emit.Usage(ls, listener.Origin{Agent: listener.SynthesizerID(""), Turn: done.Turn}, model, used,
+				func(u session.Usage) (float64, bool) { return price(model, u) })
 		}
 		if err != nil || ctx.Err() != nil {
 			return

@@ -51,12 +51,18 @@ func Message(ls *listener.List, o listener.Origin, m session.Message, model stri
 	}
 	ls.Emit(listener.Assistant{Origin: o, Text: m.Content, ToolCalls: calls, Synthesized: m.Synthesized, Finish: m.Finish})
 	if m.Usage != nil {
-		u := listener.Usage{Origin: o, Model: model, Prompt: m.Usage.Prompt, Completion: m.Usage.Completion, Total: m.Usage.Total, Cached: m.Usage.Cached}
-		if price != nil {
-			u.Cost, u.Priced = price(*m.Usage)
-		}
-		ls.Emit(u)
+		Usage(ls, o, model, *m.Usage, price)
 	}
+}
+
+// Usage emits what one completion of model used, priced when price is set
+// (a summary's, a title's: completions that are no message of their own).
+func Usage(ls *listener.List, o listener.Origin, model string, used session.Usage, price Price) {
+	u := listener.Usage{Origin: o, Model: model, Prompt: used.Prompt, Completion: used.Completion, Total: used.Total, Cached: used.Cached}
+	if price != nil {
+		u.Cost, u.Priced = price(used)
+	}
+	ls.Emit(u)
 }
 
 // AssistantMessage builds the history entry for a completion.
