@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/chatrepl/chat/internal/oaitest"
@@ -146,7 +148,8 @@ func do(t *testing.T, ctx context.Context, what string, steps ...step) {
 	defer cancel()
 	if err := chromedp.Do(sctx, steps...); err != nil {
 		shown, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
-		t.Fatalf("%s: %v\nthe page shows:\n%s", what, err, shown)
+		typed, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById('input') || {}).value || ''`))
+		t.Fatalf("%s: %v\nthe page shows:\n%s\nthe input holds: %q", what, err, shown, typed)
 	}
 }
 
@@ -162,11 +165,31 @@ func eval[T any](t *testing.T, ctx context.Context, expr string) T {
 
 // send types text into the input and presses Enter (alt: Alt+Enter).
 func send(text string, alt bool) step {
-	var mods []chromedp.KeyOption
+	return chromedp.Steps(chromedp.SendKeys(chromedp.CSS("#input"), text), pressEnter(alt))
+}
+
+// pressEnter presses Enter as a keyboard does: one key-down that carries
+// the text, so a page's preventDefault keeps the line break out of the
+// input. (chromedp's KeyEvent sends the character as an event of its
+// own, which no handler can refuse: a "\n" typed after the page had
+// cleared the input.)
+func pressEnter(alt bool) step {
+	var mods int64
 	if alt {
-		mods = append(mods, chromedp.KeyModifiers(chromedp.ModifierAlt))
+		mods = int64(chromedp.ModifierAlt)
 	}
-	return chromedp.Steps(chromedp.SendKeys(chromedp.CSS("#input"), text), chromedp.KeyEvent("\r", mods...))
+	key := func(t input.DispatchKeyEventType, text string) input.DispatchKeyEventParams {
+		return input.DispatchKeyEventParams{Type: t, Key: "Enter", Code: "Enter", WindowsVirtualKeyCode: 13,
+			NativeVirtualKeyCode: 13, Text: text, UnmodifiedText: text, Modifiers: mods}
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for _, k := range []input.DispatchKeyEventParams{key(input.DispatchKeyEventTypeKeyDown, "\r"), key(input.DispatchKeyEventTypeKeyUp, "")} {
+			if _, err := cdp.Call(ctx, t, input.DispatchKeyEvent, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // the temporary directory) and says where.

@@ -465,7 +465,7 @@ func TestServeDiagnostics(t *testing.T) {
 	if got := eval[string](t, ctx, `document.querySelector('.tool .diagnostics.err').innerText`); !strings.Contains(got, "main.go: 1 error (gopls)") || !strings.Contains(got, "4:2 error: declared and not used: x") {
 		t.Fatalf("the card's diagnostics: %q", got)
 	}
-	if got := eval[string](t, ctx, `document.querySelector('.tool pre.result').textContent`); got != "wrote main.go (35 bytes)" {
+	if got := eval[string](t, ctx, `document.querySelector('.tool pre.result').textContent`); got != "wrote main.go (38 bytes)" {
 		t.Fatalf("the card's result: %q", got)
 	}
 }

@@ -341,6 +341,8 @@ func TestServeModelTextNeverRuns(t *testing.T) {
 			Calls: []oaitest.Call{{ID: "a1", Name: "agent", Args: `{"name":"helper","task":"<img src=x onerror=window.__pwned=11>"}`}}},
 		oaitest.Answer{Text: "sub says <img src=x onerror=window.__pwned=12>"},
 		oaitest.Answer{Text: "done"})
+	// The session's title is the model's words too.
+	srv.SetTitle("<img src=x onerror=window.__pwned=14>")
 	s := startServeConfig(t, srv, "[agents.helper]\ninstructions = \"help\"\ntools = [\"list_files\"]\n")
 	ctx := chromium(t, 1280, 800)
 	do(t, ctx, "a turn full of payloads",
@@ -354,7 +356,7 @@ func TestServeModelTextNeverRuns(t *testing.T) {
 	do(t, ctx, "reload and open the panel", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#input")), logHas("cover"),
 		chromedp.Click(chromedp.CSS("#menu")),
 		until(`document.getElementById('turns').innerText.includes('window.__pwned=8>.txt')`),
-		until(`document.getElementById('sessions').innerText.includes('window.__pwned=13')`),
+		until(`document.getElementById('sessions').innerText.includes('window.__pwned=14')`),
 		chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('#log a').forEach(a => a.click())`),
 		chromedp.Sleep(300*time.Millisecond))
 	if pwned := eval[bool](t, ctx, `typeof window.__pwned !== 'undefined'`); pwned {
