@@ -13,49 +13,65 @@ import (
 // copies and the lines land in the wrong place. The frame it drew last is
 // not the view chat has now: the renderer draws the newest view at its
 // next tick, so a frame that just shrank (a code block closed) is still
-// on screen, taller, for a tick or more on a loaded machine.
+// on screen, taller, for a tick or, on a loaded machine, much longer.
+//
+// No clock says when it has drawn; the terminal does. The renderer's tick
+// writes the queries waiting in its buffer, then the newest view, so a
+// query asked after a view was made is answered once that view (or a
+// newer one) is on its way to the terminal, and the answer to a second
+// query, asked after the first was answered, comes after that tick's
+// drawing ended. Until then every view made since the last such answer
+// may be what is on screen.
 
-// frameWindow is how long a view may still be the one on screen after a
-// newer one was made: three renderer ticks (1/60 s), with room for a
-// loaded machine. Lines that do not fit above a frame that shrank wait
-// this long once (update.go's flush), not row by row: a wait a person
-// does not see, where a longer one showed a finished block vanish.
-const frameWindow = 50 * time.Millisecond
+// drawnTimeout is how long printing waits for the terminal to answer
+// before it takes the newest view as drawn: a terminal that never answers
+// a cursor position report (or input that is not read) costs a second,
+// once per shrink, never a print.
+const drawnTimeout = time.Second
 
-// frameHeights remembers the heights of the recent views: the frame on
-// screen is one of them.
+// frameHeights remembers the heights of the views that may be on screen:
+// those made since the last one known drawn. Only the tallest matters, so
+// a view hides the older ones no taller than it (what is kept grows
+// shorter from the oldest to the newest, and is never longer than the
+// window is tall).
 type frameHeights struct {
-	at   []time.Time
+	seq  []uint64 // each kept view's number
 	rows []int
+	next uint64 // the number of the next view
 }
 
-// add notes a view of rows rows made at now.
-func (f *frameHeights) add(now time.Time, rows int) {
-	// Keep the views of the window and the newest one older than it (it
-	// stays on screen until a newer one is drawn); they come in time
-	// order, so what goes is at the front.
-	keep := 0
-	for keep+1 < len(f.at) && now.Sub(f.at[keep+1]) > frameWindow {
-		keep++
+// add notes a view of rows rows (at most limit are drawn; 0: no limit).
+func (f *frameHeights) add(rows, limit int) {
+	if limit > 0 {
+		rows = min(rows, limit)
 	}
-	if n := len(f.at); n > 0 && f.rows[n-1] == rows && now.Sub(f.at[n-1]) <= frameWindow/4 {
-		f.at[n-1] = now // the same height again: one entry, moved on (a burst of keys draws hundreds)
-		f.at, f.rows = f.at[keep:], f.rows[keep:]
-		return
+	n := len(f.rows)
+	for n > 0 && f.rows[n-1] <= rows {
+		n--
 	}
-	f.at, f.rows = append(f.at[keep:], now), append(f.rows[keep:], rows)
+	f.seq, f.rows = append(f.seq[:n], f.next), append(f.rows[:n], rows)
+	f.next++
 }
 
-// tallest is the most rows a frame on screen may have at now.
-func (f *frameHeights) tallest(now time.Time) int {
-	most := 0
-	for i := len(f.at) - 1; i >= 0; i-- {
-		most = max(most, f.rows[i])
-		if now.Sub(f.at[i]) > frameWindow {
-			break // the newest view older than the window: any before it was drawn over
-		}
+// mark is the number of the next view: once the terminal has answered a
+// query asked after that view was made, views before it are gone.
+func (f *frameHeights) mark() uint64 { return f.next }
+
+// drawn forgets the views made before the one numbered mark.
+func (f *frameHeights) drawn(mark uint64) {
+	n := 0
+	for n < len(f.seq)-1 && f.seq[n] < mark {
+		n++
 	}
-	return most
+	f.seq, f.rows = f.seq[n:], f.rows[n:]
+}
+
+// tallest is the most rows a frame on screen may have.
+func (f *frameHeights) tallest() int {
+	if len(f.rows) == 0 {
+		return 0
+	}
+	return f.rows[0]
 }
 
 // frameCache keeps the last frame's building steps: while a burst of keys

@@ -293,6 +293,10 @@ type Model struct {
 	// its Usage.
 	cutOff   bool
 	printing bool
+	drawn    drawnWait // a print waiting for a frame to be drawn
+	// drawnTimeout is drawnTimeout (frames.go); a test's stalled
+	// renderer outwaits any clock.
+	drawnTimeout time.Duration
 	// Fullscreen keeps the printed blocks for its viewport.
 	scroll fullscreen
 }
@@ -303,7 +307,7 @@ func New(o Options) *Model {
 		o.Now = time.Now
 	}
 	a := o.App
-	m := &Model{opts: o, app: a, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true,
+	m := &Model{opts: o, app: a, ctx: context.Background(), now: o.Now, width: 80, height: 24, dark: true, drawnTimeout: drawnTimeout,
 		loop: a.Loop(), edits: a.Edits(), price: a.Price(), notify: notifier{Notify: o.Notify}, statusLine: statusLine{StatusLine: o.StatusLine}}
 	if o.Dark != nil {
 		m.dark = *o.Dark
@@ -400,7 +404,7 @@ func (m *Model) belowApproval() string {
 // input and the status bar (in fullscreen, the transcript above them).
 func (m *Model) View() tea.View {
 	content := m.liveRegion()
-	m.frames.add(m.now(), m.frame.lines(content))
+	m.frames.add(m.frame.lines(content), m.height)
 	if m.opts.Fullscreen {
 		content = m.scroll.view(m.width, m.height-lineCount(content), m.st) + "\n" + content
 	}

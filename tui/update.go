@@ -2,12 +2,10 @@ package tui
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/control"
@@ -25,9 +23,10 @@ type (
 		res  app.Result
 		err  error
 	}
-	printedMsg    struct{} // the last batch of blocks reached the terminal
-	quitDisarmMsg struct{ armed time.Time }
-	modelsMsg     struct {
+	printedMsg      struct{}           // the last batch of blocks reached the terminal
+	drawnTimeoutMsg struct{ wait int } // the terminal did not answer in time (printing.go)
+	quitDisarmMsg   struct{ armed time.Time }
+	modelsMsg       struct {
 		models []string
 		err    error
 		// check: the answer to /model NAME's look at the list, not /models
@@ -127,6 +126,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case printedMsg:
 		m.printing = false
 		return nil
+	case tea.CursorPositionMsg:
+		return m.onTerminalAnswer()
+	case drawnTimeoutMsg:
+		if m.drawn.waiting && msg.wait == m.drawn.id {
+			return m.frameDrawn()
+		}
+		return nil
 	case typedMsg:
 		if wait := m.input.endTyping(); wait != nil {
 			return wait
@@ -202,74 +208,4 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	return m.input.update(msg)
-}
-
-// print queues a finished block for the scrollback (or, in fullscreen,
-// adds it to the transcript).
-func (m *Model) print(block string) {
-	if block == "" {
-		return
-	}
-	if m.opts.Fullscreen {
-		m.scroll.add(block)
-		return
-	}
-	m.outbox = append(m.outbox, block)
-}
-
-// flush prints the waiting blocks. One batch is in flight at a time: the
-// next waits for printedMsg, so blocks never overtake each other.
-func (m *Model) flush() tea.Cmd {
-	if m.printing || len(m.outbox) == 0 {
-		return nil
-	}
-	text := strings.Join(m.outbox, "\n")
-	m.outbox = nil
-	// Lines plus the frame on screen must fit in the window (frames.go):
-	// a taller text goes in parts, each after the last one reached the
-	// terminal.
-	if m.height > 0 {
-		now := m.now()
-		current := lineCount(m.liveRegion())
-		onScreen := max(current, m.frames.tallest(now))
-		room := max(m.height-onScreen-1, 1)
-		if head, rest, cut := splitRows(text, room, m.width); cut {
-			text = head
-			m.outbox = []string{rest}
-			if onScreen > current {
-				// The renderer still shows a taller frame: the rest waits
-				// until it has drawn this one, rather than going row by row.
-				m.printing = true
-				return tea.Sequence(tea.Println(text), tea.Tick(frameWindow, func(time.Time) tea.Msg { return printedMsg{} }))
-			}
-		}
-	}
-	m.printing = true
-	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
-}
-
-// splitRows cuts text after the line that fills rows rows of a terminal
-// width wide (a longer line takes several); cut is false when it all fits.
-func splitRows(text string, rows, width int) (head, rest string, cut bool) {
-	used := 0
-	for i := 0; i < len(text); {
-		j := strings.IndexByte(text[i:], '\n')
-		end := len(text)
-		if j >= 0 {
-			end = i + j
-		}
-		n := 1
-		if w := ansi.StringWidth(text[i:end]); width > 0 && w > width {
-			n = (w + width - 1) / width
-		}
-		if used+n > rows && used > 0 {
-			return text[:i-1], text[i:], true
-		}
-		used += n
-		if j < 0 {
-			break
-		}
-		i = end + 1
-	}
-	return text, "", false
 }
