@@ -21,6 +21,22 @@ import (
 // The tables chat's listing commands print (chat sessions list, chat
 // agents list, chat mcp list …): one column layout, whatever asks.
 
+// Table writes a table of head's columns (tab-separated), a row per
+// call of row.
+func Table(w io.Writer, head string, rows func(row func(...any))) error {
+	tw := table(w, head)
+	rows(func(cells ...any) {
+		for i, c := range cells {
+			if i > 0 {
+				fmt.Fprint(tw, "\t")
+			}
+			fmt.Fprint(tw, c)
+		}
+		fmt.Fprintln(tw)
+	})
+	return tw.Flush()
+}
+
 func table(w io.Writer, head string) *tabwriter.Writer {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, head)
@@ -35,7 +51,11 @@ func WriteSessions(w io.Writer, rows []Listed, now time.Time) error {
 		if s.Cost != nil {
 			cost = pricing.Format(*s.Cost)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\n", session.ShortID(s.ID), session.AgoText(now.Sub(s.Updated)), s.Messages, s.Usage.Total, cost, s.Dir, s.Title)
+		dir := s.Dir
+		if s.Worktree != "" {
+			dir += " [worktree " + s.Worktree + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\n", session.ShortID(s.ID), session.AgoText(now.Sub(s.Updated)), s.Messages, s.Usage.Total, cost, dir, s.Title)
 	}
 	return tw.Flush()
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"cmp"
+	"context"
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/session"
@@ -12,6 +13,9 @@ import (
 type Listed struct {
 	session.Info
 	Cost *float64 `json:"cost_usd,omitempty"`
+	// Worktree names the worktree of env's repository the session was
+	// made in (chat --worktree).
+	Worktree string `json:"worktree,omitempty"`
 }
 
 // ListSessions lists the saved sessions, newest first; dir, when set,
@@ -30,6 +34,7 @@ func ListSessions(env Env, cfg config.Config, dir string) ([]Listed, error) {
 		}
 		out = append(out, l)
 	}
+	markWorktrees(context.Background(), env, cfg, out)
 	return out, err
 }
 

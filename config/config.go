@@ -58,6 +58,8 @@ type Config struct {
 	Notify NotifyConfig `toml:"notify"`
 	// TUI is the REPL's own settings.
 	TUI TUIConfig `toml:"tui"`
+	// Worktree says where chat --worktree NAME makes its worktrees.
+	Worktree WorktreeConfig `toml:"worktree"`
 	// Sandbox confines the commands the agent runs.
 	Sandbox SandboxConfig `toml:"sandbox"`
 	// Checkpoints bounds what is kept to rewind the agent's changes.
@@ -144,6 +146,9 @@ type AgentConfig struct {
 	MaxSteps         *int     `toml:"max_steps"`
 	Tools            []string `toml:"tools"`
 	StructuredOutput string   `toml:"structured_output"`
+	// Isolation "worktree": each task runs in a git worktree of its own,
+	// on a branch the result names ("" shares the working tree).
+	Isolation string `toml:"isolation"`
 }
 
 // ToolsConfig is the [tools] table:
@@ -237,6 +242,14 @@ type MCPConfig struct {
 	// OAuth configures a registered client for an HTTP server's OAuth
 	// (without it, chat registers itself when the server allows).
 	OAuth *MCPOAuth `toml:"oauth,omitempty"`
+}
+
+// WorktreeConfig is [worktree]: dir, the folder that holds chat's
+// worktrees, one per name (default: beside the repository, in
+// <repository>.worktrees; a relative path is taken from the repository's
+// parent folder, ~ is the home folder).
+type WorktreeConfig struct {
+	Dir string `toml:"dir,omitempty"`
 }
 
 // TUIConfig is [tui]: status_line, a command whose first line stands in

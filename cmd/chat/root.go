@@ -99,6 +99,7 @@ type rootOptions struct {
 	ifBusy       string
 
 	noProject bool
+	worktree  string
 	maxCost   float64
 	maxTokens int
 }
@@ -176,7 +177,7 @@ exit status 0 on success, 1 on error, 130 when interrupted.`,
 	f.BoolVar(&o.goPlan, "go", false, "with --continue: leave plan mode and carry out the session's plan (-p adds to it)")
 	cmd.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/chat/config.toml)")
 	cmd.AddCommand(newConfigCmd(d, o), newVersionCmd(d), newSandboxCmd(d, o), newSessionsCmd(d, o), newAgentsCmd(d, o), newModelsCmd(d, o), newMCPCmd(d, o, nil),
-		newCheckpointsCmd(d, o, nil), newRewindCmd(d, o, nil), newHooksCmd(d, o), newCommandsCmd(d), newReviewCmd(d, o), newACPCmd(d, o, nil), newServeCmd(d, o))
+		newCheckpointsCmd(d, o, nil), newRewindCmd(d, o, nil), newHooksCmd(d, o), newCommandsCmd(d), newReviewCmd(d, o), newACPCmd(d, o, nil), newServeCmd(d, o), newWorktreeCmd(d, o))
 	cmd.SetIn(d.stdin)
 	cmd.SetOut(d.stdout)
 	cmd.SetErr(d.stderr)
@@ -197,6 +198,7 @@ func runFlags(o *rootOptions) *pflag.FlagSet {
 	f.StringVar(&o.agent, "agent", "", "use a named agent definition (chat agents list)")
 	f.StringVar(&o.sandbox, "sandbox", "", "where shell commands run: workspace-write (default), read-only, or off (the policy and prompts decide)")
 	f.StringArrayVar(&o.allowDomains, "allow-domain", nil, "a host boxed commands may reach through chat's proxy (example.org, *.example.org, or an IP address; repeatable)")
+	f.StringVarP(&o.worktree, "worktree", "w", "", "run in the git worktree NAME (made on a new branch chat/NAME beside the repository, or reused); chat worktree lists, diffs, merges and removes them")
 	f.BoolVar(&o.noProject, "no-project-instructions", false, "leave the project's AGENTS.md (or CLAUDE.md) files out of the system prompt")
 	f.IntVar(&o.ctxWin, "context-window", 0, "the model's context window in tokens, when the server does not say")
 	f.Float64Var(&o.maxCost, "max-cost", 0, "US dollars a turn may spend (priced models) before its answer is synthesized; 0 = no bound")

@@ -13,6 +13,11 @@ func runSpec(d deps, o *rootOptions, cfg config.Config, changed func(string) boo
 	if err != nil {
 		return app.Spec{}, err
 	}
+	if o.worktree != "" {
+		if env, err = intoWorktree(d, env, cfg, o.worktree); err != nil {
+			return app.Spec{}, err
+		}
+	}
 	return app.Spec{Config: cfg, Env: env,
 		Resume: o.resume, Continue: o.cont, NoSave: o.noSave, IfBusy: o.ifBusy,
 		Persona: o.agent, AgentsDir: agentsDir(d, o),

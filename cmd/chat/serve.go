@@ -46,7 +46,7 @@ its page (Origin).`,
 	f := cmd.Flags()
 	f.StringVar(&so.listen, "listen", "127.0.0.1:0", "address to listen on (another than the loopback is reachable by your network)")
 	f.BoolVar(&so.open, "open", false, "open the page in the browser ($BROWSER, else xdg-open)")
-	withRunFlags(f, o, "model", "base-url", "agent", "continue", "resume", "sandbox", "allow-domain", "max-steps", "context-window")
+	withRunFlags(f, o, "model", "base-url", "agent", "continue", "resume", "worktree", "sandbox", "allow-domain", "max-steps", "context-window")
 	o.ifBusy = "new"
 	return cmd
 }

@@ -22,7 +22,9 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 		Use: "list", Short: "List saved sessions, newest first", Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			cfg, _ := loadConfigFile(d, o, config.Flags{})
-			rows, err := app.ListSessions(env(), cfg, "")
+			e := env()
+			e.Workdir, _ = d.workdir() // in a repository, its worktrees' sessions are marked
+			rows, err := app.ListSessions(e, cfg, "")
 			if err != nil {
 				return err
 			}
