@@ -39,6 +39,20 @@ type Definition struct {
 	Tools []ToolDescriptor
 	// StructuredOutput is a JSON Schema the final answer must match.
 	StructuredOutput json.RawMessage
+	// Isolation is where a sub-agent of this persona edits: IsolationWorktree
+	// in a git worktree of its own, "" (or "shared") the caller's tree.
+	Isolation string
+}
+
+// IsolationWorktree: each task gets a git worktree of its own.
+const IsolationWorktree = "worktree"
+
+// CheckIsolation refuses an isolation chat does not know.
+func CheckIsolation(s string) error {
+	if s != "" && s != "shared" && s != IsolationWorktree {
+		return fmt.Errorf("isolation %q: use \"worktree\" or \"shared\"", s)
+	}
+	return nil
 }
 
 // ModelOptions are the sampling options a definition may set.
@@ -67,6 +81,7 @@ type wireDefinition struct {
 	MaxSteps         *int              `json:"max_steps,omitempty"`
 	StructuredOutput json.RawMessage   `json:"structured_output,omitempty"`
 	Tools            *[]ToolDescriptor `json:"tools,omitempty"`
+	Isolation        string            `json:"isolation,omitempty"`
 }
 
 // MarshalJSON writes the wire form: schema_version, and -1 for unlimited.
@@ -82,7 +97,7 @@ func (d Definition) MarshalJSON() ([]byte, error) {
 	return json.Marshal(wireDefinition{
 		SchemaVersion: DefinitionSchemaVersion, Identifier: d.Identifier, Description: d.Description, Model: d.Model,
 		Instructions: d.Instructions, ModelOptions: d.Options, MaxSteps: &max,
-		StructuredOutput: d.StructuredOutput, Tools: tools,
+		StructuredOutput: d.StructuredOutput, Tools: tools, Isolation: d.Isolation,
 	})
 }
 
@@ -103,7 +118,10 @@ func (d *Definition) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("agent definition %s: %w", w.Identifier, err)
 	}
 	*d = Definition{Identifier: w.Identifier, Description: w.Description, Model: w.Model, Instructions: w.Instructions, Options: w.ModelOptions,
-		MaxSteps: max, StructuredOutput: w.StructuredOutput}
+		MaxSteps: max, StructuredOutput: w.StructuredOutput, Isolation: w.Isolation}
+	if err := CheckIsolation(w.Isolation); err != nil {
+		return fmt.Errorf("agent definition %s: %w", w.Identifier, err)
+	}
 	if w.Tools != nil && (len(*w.Tools) > 0 || w.SchemaVersion > 1) {
 		d.Tools = append([]ToolDescriptor{}, *w.Tools...)
 	}

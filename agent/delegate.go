@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -46,6 +47,11 @@ type Delegate struct {
 	Tools *tool.Set
 	// MaxDepth bounds nesting (0: DefaultMaxDepth).
 	MaxDepth int
+	// Isolate, when set, gives a task a working tree of its own (a git
+	// worktree): it returns the sub-agent's tools bound to that tree, and
+	// finish, which says after the task what the tree holds (its branch,
+	// what changed). Nil: isolation is refused.
+	Isolate func(ctx context.Context, id string, tools *tool.Set) (isolated *tool.Set, finish func(context.Context) string, err error)
 
 	mu     sync.Mutex
 	counts map[string]int
@@ -67,10 +73,14 @@ func (d *Delegate) Description() string {
 }
 
 func (d *Delegate) Parameters() json.RawMessage {
-	return tool.Object([]string{"name", "task"}, map[string]*tool.Schema{
+	props := map[string]*tool.Schema{
 		"name": tool.Choice("which sub-agent", d.names()),
 		"task": tool.Prop("string", "the task, with all the context it needs"),
-	})
+	}
+	if d.Isolate != nil {
+		props["isolation"] = tool.Choice("where it edits: worktree, a git worktree of its own (its changes come back on a branch, the working tree untouched; for editing tasks run side by side); shared, this working tree (default: the sub-agent's own setting)", []string{"shared", IsolationWorktree})
+	}
+	return tool.Object([]string{"name", "task"}, props)
 }
 
 func (d *Delegate) Timeout() time.Duration { return delegateTimeout }
@@ -126,9 +136,22 @@ func withCaller(ctx context.Context, a *Agent) context.Context {
 	return context.WithValue(ctx, callerKey{}, a)
 }
 
-func (d *Delegate) Run(ctx context.Context, raw json.RawMessage) (string, error) {
-	var args struct{ Name, Task string }
+// edits: a read-only persona keeps sharing the tree, isolation or not.
+func edits(tools *tool.Set) bool {
+	for _, t := range tools.All() {
+		if t.Name() != DelegateName && tool.ChangesFiles(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Delegate) Run(ctx context.Context, raw json.RawMessage) (result string, err error) {
+	var args struct{ Name, Task, Isolation string }
 	if err := json.Unmarshal(raw, &args); err != nil {
+		return "", err
+	}
+	if err := CheckIsolation(args.Isolation); err != nil {
 		return "", err
 	}
 	def, ok := d.Personas[args.Name]
@@ -158,7 +181,26 @@ func (d *Delegate) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	// The sub-agent's turn is its caller's: its events and its approvals
 	// carry the caller's turn number, so a host drops them with it.
 	child.callerTurn = origin.Turn
+	var finish func(context.Context) string
+	if isolation := cmp.Or(args.Isolation, def.Isolation); isolation == IsolationWorktree && edits(child.o.Tools) {
+		if d.Isolate == nil {
+			return "", errors.New("isolation worktree is not available in this run: call it with isolation shared")
+		}
+		isolated, done, err := d.Isolate(ctx, child.o.ID, child.o.Tools)
+		if err != nil {
+			return "", fmt.Errorf("%s's worktree: %w", child.o.ID, err)
+		}
+		child.o.Tools, finish = isolated, done
+	}
 	res, err := child.Run(ctx, args.Task)
+	if finish != nil {
+		// What it left is said even when it failed: the branch holds it.
+		defer func() {
+			if where := finish(context.WithoutCancel(ctx)); where != "" {
+				result += "\n\n" + where
+			}
+		}()
+	}
 	if err != nil {
 		var cancelled *control.CancelledError
 		if errors.As(err, &cancelled) {

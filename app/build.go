@@ -285,6 +285,8 @@ type extended struct {
 	skills  []tool.Skill
 	mcp     *mcpclient.Servers // nil without [mcp.*]
 	mcpView *MCP               // the same, for the front ends
+	// delegate is the agent tool (nil without personas).
+	delegate *agent.Delegate
 }
 
 // extensions adds to full the tools of the extensions the configuration
@@ -301,6 +303,7 @@ func extensions(spec Spec, full *tool.Set) (extended, error) {
 	ext.defs = defs
 	if len(defs) > 0 {
 		del := &agent.Delegate{Personas: defs, Tools: full}
+		ext.delegate = del
 		full.Add(del)
 		ext.adverts = append(ext.adverts, del.Advert())
 	}

@@ -64,7 +64,10 @@ func AgentSources(cfg config.Config, agentsDir string) map[string]string {
 
 func fromConfig(name string, ac config.AgentConfig, dir string) (agent.Definition, error) {
 	def := agent.Definition{Identifier: name, Description: ac.Description, Model: ac.Model, Instructions: ac.Instructions,
-		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}}
+		Options: agent.ModelOptions{Temperature: ac.Temperature, TopP: ac.TopP, MaxTokens: ac.MaxTokens}, Isolation: ac.Isolation}
+	if err := agent.CheckIsolation(ac.Isolation); err != nil {
+		return def, fmt.Errorf("config agents.%s: %w", name, err)
+	}
 	budget, err := agent.StepsFromWire(ac.MaxSteps)
 	if err != nil {
 		return def, fmt.Errorf("config agents.%s: %w", name, err)

@@ -30,6 +30,8 @@ type Run struct {
 	sess  *session.Session
 	tools *tool.Set
 	shell *tool.Confinement
+	// iso are the sub-agents' worktree boxes (isolation = "worktree").
+	iso isolated
 	// titles names the session after its first turn (nil: Spec.Titles off).
 	titles *titler
 	// lsp is the run's language servers (nil: none found or configured).
@@ -200,6 +202,9 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	if r.ext, err = extensions(spec, full); err != nil {
 		return err
 	}
+	if r.ext.delegate != nil {
+		r.ext.delegate.Isolate = r.isolate
+	}
 	r.tools = full.Without(spec.Config.Tools.SubAgentsOnly...)
 	if r.agent, err = r.newAgent(ctx, r.sess); err != nil {
 		return err
@@ -282,6 +287,7 @@ func (r *Run) Close() error {
 	r.lsp.Close()
 	saveErr := r.host.close()
 	r.shell.Close()
+	r.closeIsolated()
 	r.checkpoints.close()
 	if r.ext.mcp != nil {
 		_ = r.ext.mcp.Close()

@@ -77,7 +77,15 @@ func (r Repo) Add(ctx context.Context, name string) (t Tree, created bool, err e
 	if err := CheckName(name); err != nil {
 		return Tree{}, false, err
 	}
-	if t, ok, err := r.Get(ctx, name); err != nil || ok {
+	err = r.locked(func() error {
+		t, created, err = r.add(ctx, name)
+		return err
+	})
+	return t, created, err
+}
+
+func (r Repo) add(ctx context.Context, name string) (Tree, bool, error) {
+	if t, ok, err := r.get(ctx, name); err != nil || ok {
 		return t, false, err
 	}
 	dir := filepath.Join(r.Base, name)
@@ -95,7 +103,7 @@ func (r Repo) Add(ctx context.Context, name string) (t Tree, created bool, err e
 	if _, err := r.git(ctx, args...); err != nil {
 		return Tree{}, false, err
 	}
-	t, ok, err := r.Get(ctx, name)
+	t, ok, err := r.get(ctx, name)
 	if err == nil && !ok {
 		err = fmt.Errorf("git made %s but does not list it", dir)
 	}
@@ -108,8 +116,16 @@ func (r Repo) hasBranch(ctx context.Context, branch string) bool {
 }
 
 // Get is the worktree called name, if there is one.
-func (r Repo) Get(ctx context.Context, name string) (Tree, bool, error) {
-	all, err := r.List(ctx)
+func (r Repo) Get(ctx context.Context, name string) (t Tree, ok bool, err error) {
+	err = r.locked(func() error {
+		t, ok, err = r.get(ctx, name)
+		return err
+	})
+	return t, ok, err
+}
+
+func (r Repo) get(ctx context.Context, name string) (Tree, bool, error) {
+	all, err := r.list(ctx)
 	for _, t := range all {
 		if t.Name == name {
 			return t, true, nil
@@ -119,7 +135,15 @@ func (r Repo) Get(ctx context.Context, name string) (Tree, bool, error) {
 }
 
 // List is chat's worktrees of the repository: those on a chat/ branch.
-func (r Repo) List(ctx context.Context) ([]Tree, error) {
+func (r Repo) List(ctx context.Context) (trees []Tree, err error) {
+	err = r.locked(func() error {
+		trees, err = r.list(ctx)
+		return err
+	})
+	return trees, err
+}
+
+func (r Repo) list(ctx context.Context) ([]Tree, error) {
 	out, err := r.git(ctx, "worktree", "list", "--porcelain")
 	if err != nil {
 		return nil, err
