@@ -226,6 +226,7 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 			continue
 		}
 		waited[j.key] = true
+		asked := time.Now()
 		if !j.c.await(ctx, func() bool { return j.c.fresh(j.path, j.since, j.version) }) {
 			if !j.c.alive() {
 				m.drop(j.key, j.c, j.c.failure(nil))
@@ -239,7 +240,10 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 		versioned := j.c.files[j.path].version == j.version
 		j.c.mu.Unlock()
 		if !versioned {
-			j.c.settle(ctx)
+			// As long again as the first word took, at least quiet: the
+			// TypeScript server says a file's syntax first and its types
+			// later, and on a loaded machine both are slow alike.
+			j.c.settle(ctx, max(quiet, time.Since(asked)))
 		}
 	}
 	for _, j := range jobs {
@@ -438,7 +442,7 @@ func (c *conn) await(ctx context.Context, ok func() bool) bool {
 }
 
 // settle waits until the server has published nothing for quiet (or ctx ends).
-func (c *conn) settle(ctx context.Context) {
+func (c *conn) settle(ctx context.Context, quiet time.Duration) {
 	for {
 		c.mu.Lock()
 		ch := c.changed
