@@ -3,14 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/chatrepl/chat/app"
 	"github.com/chatrepl/chat/config"
-	"github.com/chatrepl/chat/session"
 )
 
 // intoWorktree is env moved into the worktree name (--worktree), said on
@@ -56,7 +54,7 @@ isolation = "worktree" work in one too. These commands bring the work back.`}
 			if asJSON {
 				return writeJSON(d, rows)
 			}
-			return writeWorktrees(d, rows)
+			return app.WriteWorktrees(d.stdout, rows, time.Now())
 		}}
 	list.Flags().BoolVar(&asJSON, "json", false, "JSON output")
 	var stat bool
@@ -66,19 +64,8 @@ isolation = "worktree" work in one too. These commands bring the work back.`}
 			if err != nil {
 				return err
 			}
-			repo, t, err := app.FindWorktree(c, env, cfg, args[0])
-			if err != nil {
-				return err
-			}
-			out, err := repo.Diff(c, t, stat)
-			if err != nil {
-				return err
-			}
-			if out == "" {
-				fmt.Fprintf(d.stdout, "the worktree %s changed nothing\n", t.Name)
-				return nil
-			}
-			_, err = fmt.Fprint(d.stdout, out)
+			out, err := app.WorktreeDiff(c, env, cfg, args[0], stat)
+			fmt.Fprint(d.stdout, out)
 			return err
 		}}
 	diff.Flags().BoolVar(&stat, "stat", false, "files and line counts only")
@@ -88,15 +75,9 @@ isolation = "worktree" work in one too. These commands bring the work back.`}
 			if err != nil {
 				return err
 			}
-			repo, t, err := app.FindWorktree(c, env, cfg, args[0])
-			if err != nil {
-				return err
-			}
-			if err := repo.Merge(c, t); err != nil {
-				return err
-			}
-			fmt.Fprintf(d.stdout, "merged %s into the current branch; chat worktree rm %s removes the worktree\n", t.Branch, t.Name)
-			return nil
+			out, err := app.WorktreeMerge(c, env, cfg, args[0])
+			fmt.Fprint(d.stdout, out)
+			return err
 		}}
 	var force bool
 	rm := &cobra.Command{Use: "rm NAME", Aliases: []string{"remove"}, Short: "Remove a worktree (refused while it holds uncommitted work, unless --force); its branch goes once merged", Args: cobra.ExactArgs(1),
@@ -105,46 +86,11 @@ isolation = "worktree" work in one too. These commands bring the work back.`}
 			if err != nil {
 				return err
 			}
-			repo, t, err := app.FindWorktree(c, env, cfg, args[0])
-			if err != nil {
-				return err
-			}
-			kept, err := repo.Remove(c, t, force)
-			if err != nil {
-				return err
-			}
-			if kept {
-				fmt.Fprintf(d.stdout, "removed %s; its branch %s is not merged and is kept (git branch -D %s drops it)\n", t.Dir, t.Branch, t.Branch)
-			} else {
-				fmt.Fprintf(d.stdout, "removed %s and its branch %s\n", t.Dir, t.Branch)
-			}
-			return nil
+			out, err := app.WorktreeRemove(c, env, cfg, args[0], force)
+			fmt.Fprint(d.stdout, out)
+			return err
 		}}
 	rm.Flags().BoolVar(&force, "force", false, "remove it with its uncommitted work")
 	cmd.AddCommand(list, diff, merge, rm)
 	return cmd
-}
-
-// writeWorktrees is chat worktree list's table.
-func writeWorktrees(d deps, rows []app.WorktreeRow) error {
-	if len(rows) == 0 {
-		fmt.Fprintln(d.stdout, "no worktrees yet: chat --worktree NAME makes one")
-		return nil
-	}
-	return app.Table(d.stdout, "NAME\tBRANCH\tAHEAD\tBEHIND\tCHANGED\tSESSION\tSTATE\tDIR", func(row func(...any)) {
-		for _, r := range rows {
-			changed := "-"
-			if n := len(r.Changed); n > 0 {
-				changed = fmt.Sprintf("%d: %s", n, strings.Join(r.Changed[:min(n, 3)], ", "))
-				if n > 3 {
-					changed += ", …"
-				}
-			}
-			sess := "-"
-			if r.Session != nil {
-				sess = session.ShortID(r.Session.ID) + " " + session.AgoText(time.Since(r.Session.Updated))
-			}
-			row(r.Name, r.Branch, r.Ahead, r.Behind, changed, sess, r.State, r.Dir)
-		}
-	})
 }
