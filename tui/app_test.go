@@ -82,9 +82,12 @@ func (a *testApp) HookList() string              { return "" }
 func (a *testApp) ReviewRequest(context.Context, string) (string, int, error) {
 	return "", 0, app.ErrNothingToReview
 }
-func (a *testApp) SetReviewing(bool) error           { return nil }
-func (a *testApp) StatusFacts() app.StatusFacts      { return app.StatusFacts{Workdir: "/w"} }
-func (a *testApp) DiagnosticsReport() string         { return "no language server is configured" }
+func (a *testApp) SetReviewing(bool) error      { return nil }
+func (a *testApp) StatusFacts() app.StatusFacts { return app.StatusFacts{Workdir: "/w"} }
+func (a *testApp) DiagnosticsReport() string    { return "no language server is configured" }
+func (a *testApp) Worktree(context.Context, string) (string, string, error) {
+	return "", "", errors.New("not in a git repository")
+}
 func (a *testApp) ProjectFiles() []string            { return nil }
 func (a *testApp) PriceSource(string) string         { return "" }
 func (a *testApp) Rewinder() Rewinder                { return nil }

@@ -50,6 +50,7 @@ var commands = []command{
 	{"/context", "", "what the context window holds, in tokens", false},
 	{"/review", "[BASE]", "review the working tree's changes (or the branch against BASE) in a turn that writes nothing", true},
 	{"/diagnostics", "", "the language servers' errors and warnings in the files they know", false},
+	{"/worktree", "[NAME | list | diff NAME | merge NAME | rm [--force] NAME]", "move the session into git worktree NAME (branch chat/NAME), or list, diff, merge or remove chat's worktrees", false},
 	{"/cost", "", "tokens and cost of the session and its last turn, and what the next request carries", false},
 	{"/init", "", "ask the model to write an AGENTS.md for this repository (you approve the file)", true},
 	{"/hooks", "", "list the hooks that run, and the project's waiting for trust", false},
@@ -435,6 +436,8 @@ func (m *Model) command(line string) (tea.Cmd, bool) {
 		m.print(m.blocks().notice(m.st.notice, m.usage.report(m.app, m.price)))
 	case "/review":
 		return m.review(arg), true
+	case "/worktree", "/worktrees":
+		return m.worktree(arg), true
 	case "/diagnostics":
 		m.print(m.blocks().notice(m.st.notice, listener.VisibleString(m.app.DiagnosticsReport())))
 	case "/init":

@@ -52,6 +52,10 @@ type Options struct {
 	// Input and Output are the terminal (nil: stdin and stdout).
 	Input  io.Reader
 	Output io.Writer
+	// Moved, when set, takes /worktree NAME's folder: the REPL ends, and
+	// its caller opens the session there (report says where it went).
+	// Nil: /worktree NAME is refused.
+	Moved func(dir, report string)
 }
 
 // App is what the REPL drives: everything it does to the session, the
@@ -118,6 +122,9 @@ type App interface {
 	// DiagnosticsReport is the language servers' current errors and
 	// warnings (/diagnostics).
 	DiagnosticsReport() string
+	// Worktree is /worktree: a report, and for /worktree NAME the folder
+	// of that worktree (made when it is not there).
+	Worktree(ctx context.Context, args string) (report, enter string, err error)
 	// A review of the changes (/review): its request, and its limits.
 	ReviewRequest(ctx context.Context, base string) (text string, files int, err error)
 	SetReviewing(on bool) error

@@ -168,6 +168,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case reviewMsg:
 		return m.onReview(msg)
+	case worktreeMsg:
+		return m.onWorktree(msg)
 	case promptFileMsg:
 		return m.onPromptFile(msg)
 	case promptMsg:
