@@ -267,3 +267,17 @@ func ContinueIn(env Env, dir string) bool {
 	_, err := session.Store{Dir: session.DefaultDir(env.Getenv)}.Latest(dir)
 	return err == nil
 }
+
+// WorktreeList is the repository's worktrees with their sessions, for a
+// front end's list (none outside a repository).
+func (r *Run) WorktreeList(ctx context.Context) ([]WorktreeRow, error) {
+	env := r.spec.Env
+	repo, err := Repository(ctx, env, r.cfg)
+	if errors.Is(err, worktree.ErrNotRepository) {
+		return []WorktreeRow{}, nil
+	} else if err != nil {
+		return nil, err
+	}
+	env.Workdir = repo.Root
+	return Worktrees(ctx, env, r.cfg)
+}

@@ -162,6 +162,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/messages", s.earlier)
 	mux.HandleFunc("GET /api/sessions", s.sessions)
 	mux.HandleFunc("POST /api/sessions", s.openSession)
+	mux.HandleFunc("GET /api/worktrees", s.worktrees)
 	mux.HandleFunc("POST /api/send", s.send)
 	mux.HandleFunc("POST /api/stop", func(w http.ResponseWriter, r *http.Request) {
 		s.loop.Stop("stopped in the browser")
@@ -340,6 +341,36 @@ func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, list)
+}
+
+// worktrees lists the repository's worktrees (chat --worktree), each
+// with its latest session.
+func (s *Server) worktrees(w http.ResponseWriter, r *http.Request) {
+	rows, err := s.o.Run.WorktreeList(r.Context())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	type view struct {
+		Name    string   `json:"name"`
+		Branch  string   `json:"branch"`
+		Dir     string   `json:"dir"`
+		Changed []string `json:"changed"`
+		Ahead   int      `json:"ahead"`
+		State   string   `json:"state"`
+		Title   string   `json:"title,omitempty"`
+		Current bool     `json:"current"`
+	}
+	out := []view{}
+	for _, row := range rows {
+		v := view{Name: row.Name, Branch: row.Branch, Dir: row.Dir, Changed: row.Changed, Ahead: row.Ahead, State: row.State,
+			Current: row.Dir == s.o.Run.Workdir()}
+		if row.Session != nil {
+			v.Title = row.Session.Title
+		}
+		out = append(out, v)
+	}
+	writeJSON(w, out)
 }
 
 // openSession switches the run to a listed session ("id") or a new one.

@@ -82,7 +82,7 @@ func replRun(ctx context.Context, spec app.Spec, d deps, o *rootOptions) (moved 
 		StatusLine: tui.StatusLine{Command: spec.Config.TUI.StatusLine, Dir: spec.Env.Workdir, Env: app.ChildEnv(spec.Env, spec.Config)},
 		Notify:     tui.Notify{When: spec.Config.Notify.Moments(), MinTurn: spec.Config.Notify.Least(), Method: spec.Config.Notify.Method, Getenv: d.getenv},
 		Share:      web.Sharer(ctx, run, share), ShareAtStart: o.serve,
-		Moved:      func(dir, said string) { moved, report = dir, said },
+		Moved: func(dir, said string) { moved, report = dir, said },
 		// The first frame waits neither for a server to start nor for the
 		// box: they start behind it, the servers' tools join as they come,
 		// and the box's notice says which box is in force before anything

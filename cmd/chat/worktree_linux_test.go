@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/chatrepl/chat/internal/asuser"
 	"github.com/chatrepl/chat/internal/oaitest"
 	"github.com/chatrepl/chat/tool/sandbox"
@@ -279,4 +281,35 @@ func TestTUIWorktreeMovesTheSession(t *testing.T) {
 	tm.waitFor("chat/feat", 20*time.Second)
 	tm.ask("/worktree rm feat")
 	tm.waitFor("uncommitted changes (w.txt)", 20*time.Second)
+}
+
+// TestServeListsWorktrees: the page of chat serve lists the repository's
+// worktrees, with the session made in one.
+func TestServeListsWorktrees(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git (apt-get install git)")
+	}
+	srv := oaitest.New(t, oaitest.Answer{Text: "worked in feat"})
+	srv.SetFallback(func(oaitest.Request) oaitest.Reply { return oaitest.Answer{Text: "ok"} })
+	in := command(t, srv, "--worktree", "feat", "-p", "work")
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
+		git := exec.Command("git", append([]string{"-c", "user.name=p", "-c", "user.email=p@x"}, args...)...)
+		git.Dir = in.Dir
+		if out, err := git.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	if stdout, stderr, code := run(t, in); code != 0 || !strings.Contains(stdout, "worked in feat") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	serve := command(t, srv)
+	serve.Dir, serve.Env = in.Dir, in.Env
+	s := startServeIn(t, serve)
+	ctx := chromium(t, 1280, 800)
+	do(t, ctx, "the panel's worktrees",
+		chromedp.Navigate(s.url), chromedp.WaitVisible(chromedp.CSS("#input")),
+		chromedp.Click(chromedp.CSS("#menu")),
+		until(`document.getElementById('worktrees').innerText.includes('feat · chat/feat · clean')`),
+		until(`document.getElementById('worktrees').innerText.includes('work · idle')`))
 }

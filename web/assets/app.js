@@ -618,6 +618,22 @@
     }
   }
 
+  // The repository's worktrees (chat --worktree NAME), each with its
+  // latest session: where parallel work stands.
+  async function refreshWorktrees() {
+    const list = await api('api/worktrees');
+    const ol = $('worktrees');
+    ol.replaceChildren();
+    $('worktrees-section').hidden = list.length === 0;
+    for (const w of list) {
+      const changed = w.changed.length ? `${w.changed.length} uncommitted` : 'clean';
+      const li = el('li', w.current ? 'current' : '', `${w.name} · ${w.branch} · ${changed}${w.ahead ? ` · ${w.ahead} ahead` : ''}`);
+      li.appendChild(el('div', 'turn-meta', `${w.title || 'no session'} · ${w.state}`));
+      li.title = `${w.dir}\nchat --worktree ${w.name} works there; chat worktree merge ${w.name} brings its work in`;
+      ol.appendChild(li);
+    }
+  }
+
   // --- loading and the stream ---
   async function reload() {
     if (es) { es.close(); es = null; }
@@ -678,7 +694,7 @@
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); send(e.altKey); }
     if (e.key === 'Escape' && running) { e.preventDefault(); api('api/stop', {}); }
   };
-  $('menu').onclick = () => { const s = $('side'); s.hidden = !s.hidden; if (!s.hidden) refreshSessions(); };
+  $('menu').onclick = () => { const s = $('side'); s.hidden = !s.hidden; if (!s.hidden) { refreshSessions(); refreshWorktrees().catch(() => {}); } };
   $('new-session').onclick = () => api('api/sessions', {new: true}).catch((err) => notice('✗ ' + err.message, 'err'));
   reload().catch((err) => notice('✗ ' + err.message, 'err'));
 })();
