@@ -196,7 +196,12 @@ func (d *Delegate) Run(ctx context.Context, raw json.RawMessage) (result string,
 	if finish != nil {
 		// What it left is said even when it failed: the branch holds it.
 		defer func() {
-			if where := finish(context.WithoutCancel(ctx)); where != "" {
+			where := finish(context.WithoutCancel(ctx))
+			switch {
+			case where == "":
+			case err != nil:
+				err = fmt.Errorf("%w\n\n%s", err, where)
+			default:
 				result += "\n\n" + where
 			}
 		}()

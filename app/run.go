@@ -202,8 +202,12 @@ func (r *Run) build(ctx context.Context, snapshot json.RawMessage) error {
 	if r.ext, err = extensions(spec, full); err != nil {
 		return err
 	}
+	// Sub-agents may work in worktrees of their own where there is a
+	// repository to make them in (the option is not offered elsewhere).
 	if r.ext.delegate != nil {
-		r.ext.delegate.Isolate = r.isolate
+		if _, err := Repository(ctx, spec.Env, spec.Config); err == nil {
+			r.ext.delegate.Isolate = r.isolate
+		}
 	}
 	r.tools = full.Without(spec.Config.Tools.SubAgentsOnly...)
 	if r.agent, err = r.newAgent(ctx, r.sess); err != nil {
