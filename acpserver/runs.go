@@ -39,6 +39,14 @@ func openRun(ctx context.Context, spec app.Spec, r OpenRequest, log io.Writer) (
 		return nil, fmt.Errorf("the session's folder %s is not a directory here", r.Cwd)
 	}
 	spec.Env.Workdir = r.Cwd
+	if spec.Worktree != "" {
+		env, t, _, err := app.EnterWorktree(ctx, spec.Env, spec.Config, spec.Worktree)
+		if err != nil {
+			return nil, fmt.Errorf("--worktree %s: %w", spec.Worktree, err)
+		}
+		spec.Env = env
+		fmt.Fprintf(log, "chat: the session in %s works in the worktree %s (branch %s) at %s\n", r.Cwd, t.Name, t.Branch, t.Dir)
+	}
 	spec.Resume, spec.Continue, spec.IfBusy = r.Load, false, "exit" // never two writers in one session
 	spec.Config = app.WithEditorServers(spec.Config, r.MCP, func(s string) { fmt.Fprintln(log, "chat: "+s) })
 	ls := listener.NewList(r.Listener)

@@ -35,6 +35,11 @@ type Spec struct {
 	NoSave   bool
 	IfBusy   string
 
+	// Worktree, for a server of many sessions (chat acp --worktree NAME),
+	// moves each session into its folder's repository's worktree NAME, as
+	// EnterWorktree does; a run of one folder moves before its spec is made.
+	Worktree string
+
 	// Persona is the named agent definition to lead with ("" the
 	// resumed session's, else the config's own agent).
 	Persona string

@@ -39,7 +39,7 @@ into the running turn, as typing during a turn does in the REPL.`,
 		},
 	}
 	f := cmd.Flags()
-	withRunFlags(f, o, "model", "base-url", "agent", "sandbox", "allow-domain", "max-steps", "max-cost", "max-tokens", "context-window", "no-project-instructions")
+	withRunFlags(f, o, "model", "base-url", "agent", "worktree", "sandbox", "allow-domain", "max-steps", "max-cost", "max-tokens", "context-window", "no-project-instructions")
 	return cmd
 }
 
@@ -49,10 +49,15 @@ into the running turn, as typing during a turn does in the REPL.`,
 func runACP(ctx context.Context, d deps, o *rootOptions, cfg config.Config, changed func(string) bool) error {
 	proto := d.stdout
 	d.stdout = d.stderr
+	// Each session moves into the worktree of its own folder's
+	// repository, not of the folder chat was started in.
+	worktree := o.worktree
+	o.worktree = ""
 	spec, err := runSpec(d, o, cfg, changed)
 	if err != nil {
 		return err
 	}
+	spec.Worktree = worktree
 	if err := app.ResolveEndpoint(ctx, spec.Env, &spec.Config); err != nil {
 		return err
 	}

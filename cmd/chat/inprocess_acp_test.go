@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +61,41 @@ func TestACPInProcess(t *testing.T) {
 	list, err := e.conn.ListSessions(ctx, acp.ListSessionsRequest{})
 	if err != nil || len(list.Sessions) != 1 || string(list.Sessions[0].SessionId) != string(id) {
 		t.Fatalf("list: %+v %v", list, err)
+	}
+}
+
+// TestACPWorktree: chat acp --worktree NAME opens each editor session in
+// the worktree NAME of its folder's repository: what the model writes
+// lands there, the editor's folder is untouched.
+func TestACPWorktree(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git (apt-get install git)")
+	}
+	srv := oaitest.New(t, call("w1", "write_file", `{"path":"from-acp.txt","content":"here\n"}`), oaitest.Answer{Text: "written"})
+	w := newWorld(t, srv)
+	git := exec.Command("git", "-c", "user.name=p", "-c", "user.email=p@x", "init", "-q", "-b", "main")
+	git.Dir = w.wd
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	git = exec.Command("git", "-c", "user.name=p", "-c", "user.email=p@x", "commit", "-q", "--allow-empty", "-m", "first")
+	git.Dir = w.wd
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatal(err, string(out))
+	}
+	writeConfig(t, w.home, "[tools]\nallow = [\"write_file\"]\n")
+	e := w.acpInProcess("--worktree", "editor")
+	ctx, cancel := context.WithTimeout(context.Background(), runDeadline)
+	defer cancel()
+	id := e.newSession(ctx, w.wd)
+	if _, err := e.prompt(ctx, id, acp.TextBlock("write it")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(w.wd+".worktrees", "editor", "from-acp.txt")); err != nil || string(b) != "here\n" {
+		t.Fatalf("the worktree's file: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(w.wd, "from-acp.txt")); err == nil {
+		t.Fatal("the editor's folder was written")
 	}
 }
