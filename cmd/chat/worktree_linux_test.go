@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -242,45 +241,42 @@ func TestWorktreeNeedsARepository(t *testing.T) {
 }
 
 // TestTUIWorktreeMovesTheSession: in the REPL, /worktree feat moves the
-// session into a new worktree: what the model's command writes lands
-// there, not in the main tree; /worktree lists it, and rm refuses its
-// uncommitted work.
+// session into a new worktree: what the model's boxed command writes
+// lands there, not in the main tree; /worktree lists it, and rm refuses
+// its uncommitted work. As root and as an ordinary user.
 func TestTUIWorktreeMovesTheSession(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git (apt-get install git)")
-	}
-	srv := oaitest.New(t, call("s1", "run_shell", `{"command":"pwd && echo from the worktree > w.txt"}`), oaitest.Answer{Text: "wrote w.txt"})
-	var main string
-	tm := startTermOpts(t, srv, termOpts{setup: func(dir string) {
-		main = dir
-		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.name=p", "-c", "user.email=p@x", "commit", "-qm", "first"}} {
-			if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("base\n"), 0o644); err != nil {
-				t.Fatal(err)
+	needTmux(t)
+	for _, u := range asuser.Both(t) {
+		t.Run(u.Name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorktreeWorld(t, u)
+			srv := oaitest.New(t, call("s1", "run_shell", `{"command":"pwd && echo from the worktree > w.txt"}`), oaitest.Answer{Text: "wrote w.txt"})
+			term := w.term(t)
+			term.startChat(srv)
+			must := func(what string) {
+				t.Helper()
+				if !term.waitScreen(what) {
+					t.Fatalf("%q never showed:\n%s", what, term.screen())
+				}
 			}
-			cmd := exec.Command("git", args...)
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v %s", args, err, out)
+			tree := w.work + ".worktrees/feat"
+			term.ask("/worktree feat")
+			must("made the worktree feat (branch chat/feat)")
+			term.ask("write a file")
+			must("wrote w.txt")
+			if b, err := os.ReadFile(filepath.Join(tree, "w.txt")); err != nil || string(b) != "from the worktree\n" {
+				t.Fatalf("w.txt in the worktree: %q %v\n%s", b, err, term.screen())
 			}
-		}
-	}})
-	tree := main + ".worktrees/feat"
-	tm.ask("/worktree feat")
-	tm.waitFor("made the worktree feat (branch chat/feat)", 20*time.Second)
-	tm.waitFor("Ask anything", 20*time.Second)
-	tm.ask("write a file")
-	tm.waitFor("wrote w.txt", 20*time.Second)
-	if b, err := os.ReadFile(filepath.Join(tree, "w.txt")); err != nil || string(b) != "from the worktree\n" {
-		t.Fatalf("w.txt in the worktree: %q %v\n%s", b, err, tm.screen())
+			if _, err := os.Stat(filepath.Join(w.work, "w.txt")); err == nil {
+				t.Fatal("the command wrote the main tree")
+			}
+			term.ask("/worktree")
+			must("chat/feat  0")
+			term.ask("/worktree rm feat")
+			must("uncommitted changes (w.txt)")
+		})
 	}
-	if _, err := os.Stat(filepath.Join(main, "w.txt")); err == nil {
-		t.Fatal("the command wrote the main tree")
-	}
-	tm.ask("/worktree")
-	tm.waitFor("chat/feat", 20*time.Second)
-	tm.ask("/worktree rm feat")
-	tm.waitFor("uncommitted changes (w.txt)", 20*time.Second)
 }
 
 // TestServeListsWorktrees: the page of chat serve lists the repository's
