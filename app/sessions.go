@@ -2,7 +2,6 @@ package app
 
 import (
 	"cmp"
-	"context"
 
 	"github.com/chatrepl/chat/config"
 	"github.com/chatrepl/chat/session"
@@ -34,7 +33,6 @@ func ListSessions(env Env, cfg config.Config, dir string) ([]Listed, error) {
 		}
 		out = append(out, l)
 	}
-	markWorktrees(context.Background(), env, cfg, out)
 	return out, err
 }
 

@@ -107,9 +107,10 @@ func (e *noWorktreeError) Error() string {
 	return "no worktree named " + e.name + "; chat worktree list shows them"
 }
 
-// markWorktrees names, for each session made in one of the repository's
-// worktrees, which one.
-func markWorktrees(ctx context.Context, env Env, cfg config.Config, rows []Listed) {
+// MarkWorktrees names, for each session made in one of the repository
+// of env's folder's worktrees, which one (chat sessions list; the lists
+// of ACP and the page do not show it, and run no git for it).
+func MarkWorktrees(ctx context.Context, env Env, cfg config.Config, rows []Listed) {
 	if env.Workdir == "" {
 		return
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -22,9 +23,11 @@ func newSessionsCmd(d deps, o *rootOptions) *cobra.Command {
 		Use: "list", Short: "List saved sessions, newest first", Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
 			cfg, _ := loadConfigFile(d, o, config.Flags{})
+			rows, err := app.ListSessions(env(), cfg, "")
 			e := env()
-			e.Workdir, _ = d.workdir() // in a repository, its worktrees' sessions are marked
-			rows, err := app.ListSessions(e, cfg, "")
+			if e.Workdir, _ = d.workdir(); err == nil {
+				app.MarkWorktrees(context.Background(), e, cfg, rows) // in a repository, its worktrees' sessions
+			}
 			if err != nil {
 				return err
 			}
