@@ -44,6 +44,10 @@ type conn struct {
 	open    map[string]int32 // path → the version last sent
 	changed chan struct{}    // closed and replaced at each publish
 	endErr  error
+	// pulls: the server answers what it thinks of a file when asked
+	// (typescript-language-server's tsserver), which is the end of its
+	// check; its pushes are not waited for.
+	pulls bool
 }
 
 // rwc joins the server's stdout (read) and stdin (write) into one stream.
@@ -134,6 +138,7 @@ func dial(start Starter, s Server, root string, bound time.Duration) (*conn, err
 		c.close(0)
 		return nil, why
 	}
+	c.pulls = asksTsserver(result.Capabilities)
 	return c, nil
 }
 

@@ -226,6 +226,12 @@ func (m *Manager) Check(ctx context.Context, paths []string) Report {
 			continue
 		}
 		waited[j.key] = true
+		if j.c.pulls {
+			if err := j.c.pullTsserver(ctx, j.path, j.version); err != nil && !j.c.alive() {
+				m.drop(j.key, j.c, j.c.failure(err))
+			}
+			continue
+		}
 		asked := time.Now()
 		if !j.c.await(ctx, func() bool { return j.c.fresh(j.path, j.since, j.version) }) {
 			if !j.c.alive() {
