@@ -104,7 +104,7 @@ bench: bench-old lsp-servers
 	  $(GO) test -run='^$$' -bench=. -benchtime=10x -count=5 ./tool/netproxy; \
 	  $(GO) test -run='^$$' -bench=FixedPrompt -benchtime=3x -count=1 ./app; \
 	  $(GO) test -run='^$$' -bench=. -benchtime=5x -count=5 ./checkpoint; \
-	  $(GO) test -run='^$$' -bench=EditToDiagnostics -benchtime=40x -count=5 ./tool/lsp; \
+	  $(GO) test -run='^$$' -bench="EditToDiagnostics|CheckWithoutServer" -benchtime=40x -count=5 ./tool/lsp; \
 	  $(GO) test -run='^$$' -bench='Binary|TUI$$|TUIKeyAtLength' -benchtime=10x -count=5 ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='TUILongSession' -benchtime=1x -count=1 -timeout=30m ./cmd/chat; \
 	  $(GO) test -run='^$$' -bench='Serve' -benchtime=5x -count=3 ./cmd/chat; } | tee bench/raw.txt

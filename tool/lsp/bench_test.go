@@ -92,3 +92,29 @@ func BenchmarkEditToDiagnostics(b *testing.B) {
 	sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "ms-median")
 }
+
+// BenchmarkCheckWithoutServer: what an edit pays when no server takes
+// the file: none found on PATH, or one found for another language.
+func BenchmarkCheckWithoutServer(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "notes.md")
+	for _, tc := range []struct {
+		name    string
+		servers []Server
+	}{
+		{"none", nil},
+		{"other-language", []Server{{Name: "gopls", Command: []string{"gopls"}, Extensions: []string{".go"}}}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := &Manager{Root: filepath.Dir(file), Start: execStarter, Servers: tc.servers}
+			b.ReportAllocs()
+			for b.Loop() {
+				if rep := m.Check(context.Background(), []string{file}); len(rep.Files) != 0 {
+					b.Fatalf("%+v", rep)
+				}
+			}
+			if len(m.Running()) != 0 {
+				b.Fatal("a server started")
+			}
+		})
+	}
+}
