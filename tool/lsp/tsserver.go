@@ -27,7 +27,7 @@ type tsDiagnostic struct {
 	Source   string                        `json:"source"`
 }
 
-// asks reports whether the server offered tsserverRequest.
+// asksTsserver reports whether the server offered tsserverRequest.
 func asksTsserver(caps protocol.ServerCapabilities) bool {
 	return caps.ExecuteCommandProvider != nil && slices.Contains(caps.ExecuteCommandProvider.Commands, tsserverRequest)
 }
