@@ -14,21 +14,9 @@ import (
 // (go test -race watches): each file's verdict is its own, a fix clears
 // it, the turn's delta counts both, and Close ends the server.
 func TestWithGopls(t *testing.T) {
-	gopls, _ := filepath.Abs("../../testdata/lsp/bin/gopls")
-	if _, err := os.Stat(gopls); err != nil {
-		if os.Getenv("CHAT_LSP_SERVERS_INSTALLED") == "1" {
-			t.Fatal("make lsp-servers installed gopls, but it is missing")
-		}
-		t.Skip("gopls is not installed (make lsp-servers)")
-	}
+	gopls := installed(t, "bin/gopls")
 	root := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(root, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writer(t, root)
 	write("go.mod", "module example.com/m\n\ngo 1.22\n")
 	a := write("a.go", "package main\n\nfunc main() { undefinedA() }\n")
 	b := write("b.go", "package main\n\nfunc b() { undefinedB() }\n")
@@ -63,5 +51,34 @@ func TestWithGopls(t *testing.T) {
 	m.Close()
 	if len(m.Running()) != 0 {
 		t.Fatalf("still running after Close: %v", m.Running())
+	}
+}
+
+// installed is the path of a server make lsp-servers puts under
+// testdata/lsp; the test is skipped where it did not run.
+func installed(t *testing.T, rel string) string {
+	t.Helper()
+	p, _ := filepath.Abs(filepath.Join("../../testdata/lsp", rel))
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CHAT_LSP_SERVERS_INSTALLED") == "1" {
+			t.Fatalf("make lsp-servers installed %s, but it is missing", rel)
+		}
+		t.Skipf("%s is not installed (make lsp-servers)", rel)
+	}
+	return p
+}
+
+// writer writes files under root, folders made as needed.
+func writer(t *testing.T, root string) func(name, text string) string {
+	return func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
 }

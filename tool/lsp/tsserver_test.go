@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -15,24 +13,9 @@ import (
 // edit that changed no diagnostic got no publish at all (the check waited
 // out its bound and was counted as the server's stall).
 func TestWithTypeScript(t *testing.T) {
-	server, _ := filepath.Abs("../../testdata/lsp/node_modules/.bin/typescript-language-server")
-	if _, err := os.Stat(server); err != nil {
-		if os.Getenv("CHAT_LSP_SERVERS_INSTALLED") == "1" {
-			t.Fatal("make lsp-servers installed the TypeScript server, but it is missing")
-		}
-		t.Skip("the TypeScript server is not installed (make lsp-servers)")
-	}
+	server := installed(t, "node_modules/.bin/typescript-language-server")
 	root := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := writer(t, root)
 	write("tsconfig.json", `{"compilerOptions":{"strict":true,"noEmit":true},"include":["src"]}`)
 	a := write("src/a.ts", "export const n: number = \"s\";\n")
 	m := &Manager{Root: root, Start: execStarter, Wait: 20 * time.Second,
