@@ -260,14 +260,19 @@ func (c *conn) fresh(path string, since uint64, v int32) bool {
 type client struct{ c *conn }
 
 func (k client) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
-	path := p.URI.Filename()
 	k.c.mu.Lock()
-	k.c.seq++
-	k.c.files[path] = published{seq: k.c.seq, version: int32(p.Version), diags: p.Diagnostics}
-	close(k.c.changed)
-	k.c.changed = make(chan struct{})
+	k.c.keepLocked(p.URI.Filename(), int32(p.Version), p.Diagnostics)
 	k.c.mu.Unlock()
 	return nil
+}
+
+// keepLocked records what the server says of path now and wakes those
+// waiting for a verdict; c.mu is held.
+func (c *conn) keepLocked(path string, version int32, diags []protocol.Diagnostic) {
+	c.seq++
+	c.files[path] = published{seq: c.seq, version: version, diags: diags}
+	close(c.changed)
+	c.changed = make(chan struct{})
 }
 
 func (k client) Configuration(_ context.Context, p *protocol.ConfigurationParams) ([]interface{}, error) {

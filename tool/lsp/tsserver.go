@@ -60,10 +60,7 @@ func (c *conn) pullTsserver(ctx context.Context, path string, v int32) error {
 	if c.open[path] != v {
 		return nil // a newer sync is in flight: its own check keeps its verdict
 	}
-	c.seq++
-	c.files[path] = published{seq: c.seq, version: v, diags: all}
-	close(c.changed)
-	c.changed = make(chan struct{})
+	c.keepLocked(path, v, all)
 	return nil
 }
 
